@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import type { Deps } from '@cronsvc/core';
+import { requireApiToken } from './middleware/auth.js';
+import { errorHandler, notFoundRoute } from './middleware/errors.js';
+import { adminRouter } from './routers/admin.router.js';
+import { executionsRouter } from './routers/executions.router.js';
+import { jobsRouter } from './routers/jobs.router.js';
+
+export type ApiDeps = Deps;
+
+/** The HTTP API without a listening socket, so tests can drive it with supertest. */
+export function createApp(deps: ApiDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('query parser', 'simple');
+  app.use((_req, res, next) => {
+    res.locals.requestId = randomUUID();
+    res.set('X-Request-Id', res.locals.requestId);
+    next();
+  });
+  app.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.use('/admin/v1', adminRouter(deps));
+
+  const v1 = express.Router();
+  v1.use(requireApiToken(deps.db));
+  v1.use('/jobs', jobsRouter(deps));
+  v1.use('/executions', executionsRouter(deps));
+  app.use('/v1', v1);
+
+  app.use(notFoundRoute);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

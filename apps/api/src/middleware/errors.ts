@@ -1,0 +1,40 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, isUnavailable, type Logger } from '@cronsvc/core';
+
+function envelope(code: string, message: string, details?: unknown) {
+  return { error: { code, message, ...(details ? { details } : {}) } };
+}
+
+export const notFoundRoute: RequestHandler = (req, res) => {
+  res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
+};
+
+/** The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (err instanceof AppError) {
+      res.status(err.status).json(envelope(err.code, err.message, err.details));
+      return;
+    }
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      res.status(413).json(envelope('payload_too_large', 'request body is larger than 1 MiB'));
+      return;
+    }
+    if (type === 'entity.parse.failed') {
+      res.status(400).json(envelope('invalid_json', 'request body is not valid JSON'));
+      return;
+    }
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      res.status(400).json(envelope('invalid_json', (err as Error).message));
+      return;
+    }
+    if (isUnavailable(err)) {
+      logger.warn('dependency unavailable', { requestId: res.locals.requestId, path: req.path, error: (err as Error).message });
+      res.set('Retry-After', '1').status(503).json(envelope('service_unavailable', 'the service is temporarily unavailable; try again'));
+      return;
+    }
+    logger.error('unhandled error', { requestId: res.locals.requestId, path: req.path, error: err });
+    res.status(500).json(envelope('internal_error', `internal error (request id ${res.locals.requestId})`));
+  };
+}

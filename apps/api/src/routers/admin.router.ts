@@ -1,0 +1,20 @@
+import { Router } from 'express';
+import { createApiToken, createWorkspace, revokeApiToken } from '@cronsvc/core';
+import type { ApiDeps } from '../app.js';
+import { requireAdminToken } from '../middleware/auth.js';
+
+export function adminRouter(deps: ApiDeps): Router {
+  const router = Router();
+  router.use(requireAdminToken(deps.config.adminToken));
+  router.post('/workspaces', async (req, res) => {
+    res.status(201).json(await createWorkspace(deps.db, req.body));
+  });
+  router.post('/workspaces/:id/tokens', async (req, res) => {
+    res.status(201).json(await createApiToken(deps.db, req.params.id));
+  });
+  router.delete('/tokens/:id', async (req, res) => {
+    await revokeApiToken(deps.db, req.params.id);
+    res.status(204).end();
+  });
+  return router;
+}

@@ -1,0 +1,51 @@
+import { Router } from 'express';
+import {
+  AppError, createJob, deleteJob, findJob, listExecutions, listJobs, pauseJob, resumeJob, runNow,
+  serializeExecution, serializeJob, updateJob,
+} from '@cronsvc/core';
+import type { ApiDeps } from '../app.js';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function jobsRouter(deps: ApiDeps): Router {
+  const router = Router();
+  const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;
+
+  router.post('/', async (req, res) => {
+    const key = req.get('Idempotency-Key');
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw AppError.validation([{ path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
+    }
+    const { job, created } = await createJob(deps, ws(res), req.body, key);
+    res.status(created ? 201 : 200).json(serializeJob(job));
+  });
+  router.get('/', async (req, res) => {
+    const page = await listJobs(deps, ws(res), req.query);
+    res.json({ ...page, data: page.data.map(serializeJob) });
+  });
+  router.get('/:id', async (req, res) => {
+    res.json(serializeJob(await findJob(deps.db, ws(res), req.params.id)));
+  });
+  router.patch('/:id', async (req, res) => {
+    res.json(serializeJob(await updateJob(deps, ws(res), req.params.id, req.body)));
+  });
+  router.delete('/:id', async (req, res) => {
+    await deleteJob(deps, ws(res), req.params.id);
+    res.status(204).end();
+  });
+  router.post('/:id/pause', async (req, res) => {
+    res.json(serializeJob(await pauseJob(deps, ws(res), req.params.id)));
+  });
+  router.post('/:id/resume', async (req, res) => {
+    res.json(serializeJob(await resumeJob(deps, ws(res), req.params.id)));
+  });
+  router.post('/:id/run-now', async (req, res) => {
+    res.status(202).json(serializeExecution(await runNow(deps, ws(res), req.params.id)));
+  });
+  router.get('/:id/executions', async (req, res) => {
+    const job = await findJob(deps.db, ws(res), req.params.id);
+    const page = await listExecutions(deps, ws(res), req.query, job.id);
+    res.json({ ...page, data: page.data.map(serializeExecution) });
+  });
+  return router;
+}

@@ -1,0 +1,50 @@
+import { fireDueJobs, reconcileQueue, type Runtime } from '@cronsvc/core';
+
+export interface Scheduler {
+  stop(): Promise<void>;
+}
+
+/** Runs `task` every `intervalMs`, never overlapping itself; stop() waits for a run in progress. */
+function loop(name: string, intervalMs: number, task: () => Promise<unknown>, onError: (name: string, error: unknown) => void) {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = task()
+      .then(() => undefined, (error) => onError(name, error))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  tick();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
+
+/**
+ * Turns due schedules into queued executions, and keeps the queue in step with Postgres:
+ * at start every pending execution is queued again (Redis may have lost it), later every
+ * execution that is overdue or whose worker died.
+ */
+export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
+  const { config, logger, clock } = runtime;
+  const onError = (name: string, error: unknown) => logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
+  const far = new Date(8_640_000_000_000_000);
+  await reconcileQueue(runtime, { dueBefore: far }).catch((error) => onError('start-up queue rebuild', error));
+  const stopFiring = loop('fire', config.schedulerTickMs, () => fireDueJobs(runtime, { lookaheadMs: config.schedulerLookaheadMs }), onError);
+  const stopReconciling = loop(
+    'reconcile',
+    config.reconcileIntervalMs,
+    () => reconcileQueue(runtime, { dueBefore: new Date(clock.now().getTime() - config.reconcileIntervalMs) }),
+    onError,
+  );
+  logger.info('scheduler started', { tickMs: config.schedulerTickMs, lookaheadMs: config.schedulerLookaheadMs });
+  return {
+    async stop() {
+      await Promise.all([stopFiring(), stopReconciling()]);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { Config } from 'jest';
+
+// ESM throughout (got is ESM-only): ts-jest's default-esm preset under --experimental-vm-modules.
+const config: Config = {
+  preset: 'ts-jest/presets/default-esm',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/scripts'],
+  testMatch: ['**/*.test.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  globalSetup: '<rootDir>/packages/core/test/global-setup.mjs',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};
+
+export default config;

@@ -1,0 +1,101 @@
+import Joi from 'joi';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export interface Config {
+  readonly nodeEnv: string;
+  readonly port: number;
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  /** Prefix of every Redis key the service writes, so several deployments or test runs share one Redis. */
+  readonly redisPrefix: string;
+  readonly publicBaseUrl: string;
+  readonly adminToken: string | undefined;
+  readonly bootstrapApiToken: string | undefined;
+  readonly secretsEncryptionKey: Buffer;
+  readonly allowPrivateTargets: boolean;
+  readonly smtpUrl: string | undefined;
+  readonly executionRetentionDays: number;
+  readonly logLevel: string;
+  readonly allInOne: boolean;
+  /** How far ahead the scheduler turns due fires into queued executions. */
+  readonly schedulerLookaheadMs: number;
+  readonly schedulerTickMs: number;
+  /** How often the scheduler re-queues executions that Redis lost. */
+  readonly reconcileIntervalMs: number;
+  readonly executorConcurrency: number;
+  /** How long a worker owns an execution before another may take it over. */
+  readonly executionLeaseMs: number;
+}
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().default('development'),
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/cron_service'),
+  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_:.-]+$/).default('cronsvc'),
+  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  ADMIN_TOKEN: Joi.string().min(1),
+  BOOTSTRAP_API_TOKEN: Joi.string().min(1),
+  SECRETS_ENCRYPTION_KEY: Joi.string().base64(),
+  ALLOW_PRIVATE_TARGETS: Joi.boolean().truthy('1').falsy('0').default(false),
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
+  LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly', 'silent').default('info'),
+  ALL_IN_ONE: Joi.boolean().truthy('1').falsy('0').default(false),
+  SCHEDULER_LOOKAHEAD_MS: Joi.number().integer().min(0).max(60_000).default(5_000),
+  SCHEDULER_TICK_MS: Joi.number().integer().min(10).max(60_000).default(500),
+  RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).max(600_000).default(5_000),
+  EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(50),
+  EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
+}).unknown(true);
+
+export class ConfigError extends Error {}
+
+function loadDevKey(keyFile: string): Buffer {
+  if (existsSync(keyFile)) return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+  const key = randomBytes(32);
+  mkdirSync(path.dirname(keyFile), { recursive: true });
+  writeFileSync(keyFile, key.toString('base64') + '\n', { mode: 0o600 });
+  return key;
+}
+
+/**
+ * Reads and validates the environment once, reporting every bad variable together.
+ * `devKeyFile` is where a development encryption key is kept when none is configured.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = path.resolve('.local/secrets.key')): Config {
+  const blank = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const { value, error } = schema.validate(blank, { abortEarly: false, convert: true });
+  const problems = error ? error.details.map((d) => d.message) : [];
+  let key: Buffer | undefined;
+  if (value.SECRETS_ENCRYPTION_KEY) {
+    key = Buffer.from(value.SECRETS_ENCRYPTION_KEY, 'base64');
+    if (key.length !== 32) problems.push('"SECRETS_ENCRYPTION_KEY" must be 32 bytes, base64-encoded');
+  } else if (value.NODE_ENV === 'production') {
+    problems.push('"SECRETS_ENCRYPTION_KEY" is required when NODE_ENV=production');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return Object.freeze({
+    nodeEnv: value.NODE_ENV,
+    port: value.PORT,
+    databaseUrl: value.DATABASE_URL,
+    redisUrl: value.REDIS_URL,
+    redisPrefix: value.REDIS_PREFIX,
+    publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
+    adminToken: value.ADMIN_TOKEN,
+    bootstrapApiToken: value.BOOTSTRAP_API_TOKEN,
+    secretsEncryptionKey: key ?? loadDevKey(devKeyFile),
+    allowPrivateTargets: value.ALLOW_PRIVATE_TARGETS,
+    smtpUrl: value.SMTP_URL,
+    executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
+    logLevel: value.LOG_LEVEL,
+    allInOne: value.ALL_IN_ONE,
+    schedulerLookaheadMs: value.SCHEDULER_LOOKAHEAD_MS,
+    schedulerTickMs: value.SCHEDULER_TICK_MS,
+    reconcileIntervalMs: value.RECONCILE_INTERVAL_MS,
+    executorConcurrency: value.EXECUTOR_CONCURRENCY,
+    executionLeaseMs: value.EXECUTION_LEASE_MS,
+  });
+}

@@ -1,0 +1,53 @@
+import type { HttpResult } from '../http/http-client.js';
+import type { RetryPolicy } from '../jobs/job-schema.js';
+
+export type AttemptStatus = 'SUCCESS' | 'TIMEOUT' | 'CONNECTION_ERROR' | 'HTTP_ERROR';
+
+export interface AttemptVerdict {
+  status: AttemptStatus;
+  errorClass: string | null;
+  errorMessage: string | null;
+  /** succeeded and failed end the execution; retry schedules the next attempt. */
+  outcome: 'succeeded' | 'retry' | 'failed';
+}
+
+// Transport failures that another try cannot fix: the target is refused by policy.
+const FINAL_TRANSPORT = new Set(['BLOCKED_TARGET']);
+
+export function httpErrorClass(statusCode: number): string {
+  return `HTTP_${Math.floor(statusCode / 100)}XX`;
+}
+
+/**
+ * Success, retry or failure of one attempt (SPEC 2.4, 3.2; DECISIONS D5): timeouts and
+ * connection errors are retried, a status in retry_on_statuses is retried, any other
+ * status outside success_statuses fails at once; no retry once max_attempts are used.
+ */
+export function decideAttempt(
+  result: HttpResult,
+  request: { success_statuses: number[] },
+  retry: RetryPolicy,
+  attemptNumber: number,
+): AttemptVerdict {
+  const attemptsLeft = attemptNumber < retry.max_attempts;
+  if (result.kind === 'error') {
+    const status: AttemptStatus = result.errorClass === 'TIMEOUT' ? 'TIMEOUT' : 'CONNECTION_ERROR';
+    const retryable = !FINAL_TRANSPORT.has(result.errorClass);
+    return { status, errorClass: result.errorClass, errorMessage: result.message, outcome: retryable && attemptsLeft ? 'retry' : 'failed' };
+  }
+  if (request.success_statuses.includes(result.statusCode)) {
+    return { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' };
+  }
+  const retryable = retry.retry_on_statuses.includes(result.statusCode);
+  return {
+    status: 'HTTP_ERROR',
+    errorClass: httpErrorClass(result.statusCode),
+    errorMessage: `status ${result.statusCode} is not a success status`,
+    outcome: retryable && attemptsLeft ? 'retry' : 'failed',
+  };
+}
+
+/** Delay before attempt n+1: 250 ms x 2^n, times a random factor in [0.8, 1.2] (D5). */
+export function backoffMs(attemptNumber: number, random: () => number = Math.random): number {
+  return Math.round(250 * 2 ** attemptNumber * (0.8 + 0.4 * random()));
+}

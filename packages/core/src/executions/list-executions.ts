@@ -1,0 +1,70 @@
+import Joi from 'joi';
+import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+import { pagingKeys, type Page } from '../lists/paging.js';
+import { validate } from '../validation/validate.js';
+
+export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed'] as const;
+
+const querySchema = Joi.object({
+  status: Joi.string().valid(...EXECUTION_STATUSES),
+  from: Joi.date().iso(),
+  to: Joi.date().iso(),
+  job_name: Joi.string().max(200),
+  sort: Joi.string().valid('scheduled_for', 'created_at').default('scheduled_for'),
+  order: Joi.string().valid('asc', 'desc').default('desc'),
+  ...pagingKeys,
+});
+
+interface ExecutionQuery {
+  status?: string;
+  from?: Date;
+  to?: Date;
+  job_name?: string;
+  sort: 'scheduled_for' | 'created_at';
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export type ExecutionWithAttempts = ExecutionRow & { attempts: AttemptRow[] };
+
+/** Executions of a workspace (or of one job), filtered and paged as SPEC 4.2 and DECISIONS D6. */
+export async function listExecutions(
+  deps: Pick<Deps, 'db'>,
+  workspaceId: string,
+  query: unknown,
+  jobId?: string,
+): Promise<Page<ExecutionWithAttempts>> {
+  const q = validate<ExecutionQuery>(querySchema.prefs({ convert: true }), query);
+  if (q.from && q.to && q.from > q.to) throw AppError.validation([{ path: 'from', message: 'must not be after to' }]);
+  const field = q.sort === 'created_at' ? 'createdAt' : 'scheduledFor';
+  const where: Prisma.ExecutionWhereInput = {
+    workspaceId,
+    ...(jobId ? { jobId } : {}),
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.job_name ? { jobName: { contains: q.job_name, mode: 'insensitive' } } : {}),
+    ...(q.from || q.to ? { [field]: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lte: q.to } : {}) } } : {}),
+  };
+  const [data, total] = await Promise.all([
+    deps.db.execution.findMany({
+      where,
+      orderBy: [{ [field]: q.order }, { id: q.order }],
+      take: q.limit,
+      skip: q.offset,
+      include: { attempts: { orderBy: { number: 'asc' } } },
+    }),
+    deps.db.execution.count({ where }),
+  ]);
+  return { data, total, limit: q.limit, offset: q.offset };
+}
+
+export async function getExecution(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<ExecutionWithAttempts> {
+  const execution = await deps.db.execution.findFirst({
+    where: { id, workspaceId },
+    include: { attempts: { orderBy: { number: 'asc' } } },
+  });
+  if (!execution) throw AppError.notFound('execution');
+  return execution;
+}

@@ -1,0 +1,40 @@
+import type { Deps } from '../runtime/deps.js';
+import type { ExecutionEnqueue } from '../queues/queues.js';
+
+interface PendingRow {
+  id: string;
+  attempt_count: number;
+  next_attempt_at: Date;
+}
+
+/**
+ * Rebuilds the execution queue from Postgres, the record. It queues (idempotently, by
+ * deterministic queue job id) every execution that should be in Redis by now: queued ones
+ * and retries due before `dueBefore`, and running ones whose worker's lease expired.
+ * At start-up `dueBefore` is far in the future, so everything pending is queued again.
+ * Returns how many were handed to the queue.
+ */
+export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; batchSize?: number }): Promise<number> {
+  const batchSize = options.batchSize ?? 1000;
+  const now = deps.clock.now();
+  let afterTime = new Date(0);
+  let afterId = '';
+  let total = 0;
+  for (;;) {
+    const rows = await deps.db.$queryRaw<PendingRow[]>`
+      SELECT id, attempt_count, next_attempt_at FROM executions
+       WHERE status IN ('queued', 'running')
+         AND (next_attempt_at, id) > (${afterTime}, ${afterId})
+         AND ((next_attempt_at <= ${options.dueBefore} AND locked_until IS NULL) OR locked_until < ${now})
+       ORDER BY next_attempt_at, id
+       LIMIT ${batchSize}`;
+    if (rows.length === 0) return total;
+    const items: ExecutionEnqueue[] = rows.map((r) => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at }));
+    await deps.queues.enqueueExecutions(items);
+    total += items.length;
+    const last = rows[rows.length - 1];
+    afterTime = last.next_attempt_at;
+    afterId = last.id;
+    if (rows.length < batchSize) return total;
+  }
+}

@@ -1,0 +1,42 @@
+import type { AttemptRow, ExecutionRow } from '../db/client.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function serializeAttempt(a: AttemptRow): Record<string, unknown> {
+  return {
+    number: a.number,
+    status: a.status,
+    statusCode: a.statusCode,
+    latencyMs: a.latencyMs,
+    bodyPreview: a.bodyPreview,
+    responseHeaders: a.responseHeaders,
+    errorClass: a.errorClass,
+    errorMessage: a.errorMessage,
+    started_at: iso(a.startedAt),
+  };
+}
+
+/** The execution as the API shows it (SPEC 2.5, DECISIONS D6); attempts only when loaded. */
+export function serializeExecution(e: ExecutionRow & { attempts?: AttemptRow[] }): Record<string, unknown> {
+  return {
+    id: e.id,
+    job_id: e.jobId,
+    job_name: e.jobName,
+    status: e.status,
+    source: e.source,
+    scheduled_for: iso(e.scheduledFor),
+    attempt_count: e.attemptCount,
+    ...(e.attempts ? { attempts: e.attempts.map(serializeAttempt) } : {}),
+    final_response: e.finalResponse,
+    final_output: e.finalOutput,
+    error_class: e.errorClass,
+    error_message: e.errorMessage,
+    dead_lettered_at: iso(e.deadLetteredAt),
+    replay_of_id: e.replayOfId,
+    created_at: iso(e.createdAt),
+    updated_at: iso(e.updatedAt),
+    started_at: iso(e.startedAt),
+    finished_at: iso(e.finishedAt),
+    duration_ms: e.durationMs,
+  };
+}

@@ -1,0 +1,17 @@
+import type { Config } from '../config/config.js';
+import { AppError, type ErrorDetail } from '../errors/app-error.js';
+import { isBlockedLiteralHost } from '../http/target-guard.js';
+import type { JobInput } from './job-schema.js';
+
+/** Rejects at save time the targets that can never be called: localhost and private literal addresses. */
+export function checkJobTargets(config: Pick<Config, 'allowPrivateTargets'>, job: Pick<JobInput, 'request' | 'on_success_url' | 'on_failure_url'>): void {
+  if (config.allowPrivateTargets) return;
+  const problems: ErrorDetail[] = [];
+  const check = (path: string, url: string | null | undefined) => {
+    if (url && isBlockedLiteralHost(url)) problems.push({ path, message: 'must be a publicly reachable address (loopback, private and link-local hosts are refused)' });
+  };
+  check('request.url', job.request?.url);
+  check('on_success_url', job.on_success_url);
+  check('on_failure_url', job.on_failure_url);
+  if (problems.length > 0) throw AppError.validation(problems);
+}

@@ -1,0 +1,36 @@
+import type { JobRow } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+import { plannedNextRun } from './job-plan.js';
+import { cancelPendingFires, lockJob } from './job-store.js';
+
+/** active -> paused: the job stops firing, including fires already queued ahead of their time. */
+export async function pauseJob(deps: Deps, workspaceId: string, jobId: string): Promise<JobRow> {
+  const now = deps.clock.now();
+  return deps.db.$transaction(async (tx) => {
+    const job = await lockJob(tx, workspaceId, jobId);
+    if (job.state !== 'active') throw AppError.invalidState(`job is ${job.state}; only an active job can be paused`);
+    await cancelPendingFires(tx, job.id, now);
+    return tx.job.update({ where: { id: job.id }, data: { state: 'paused', nextRunAt: null } });
+  });
+}
+
+/** paused -> active: next_run_at is recomputed from now, and a recurring grid restarts at now (D4). */
+export async function resumeJob(deps: Deps, workspaceId: string, jobId: string): Promise<JobRow> {
+  const now = deps.clock.now();
+  return deps.db.$transaction(async (tx) => {
+    const job = await lockJob(tx, workspaceId, jobId);
+    if (job.state !== 'paused') throw AppError.invalidState(`job is ${job.state}; only a paused job can be resumed`);
+    const resumed = { ...job, state: 'active', scheduleAnchor: now };
+    return tx.job.update({
+      where: { id: job.id },
+      data: { state: 'active', scheduleAnchor: now, nextRunAt: plannedNextRun(resumed, now) },
+    });
+  });
+}
+
+/** Deletes the job; its executions and attempts go with it (foreign keys cascade). */
+export async function deleteJob(deps: Deps, workspaceId: string, jobId: string): Promise<void> {
+  const { count } = await deps.db.job.deleteMany({ where: { id: jobId, workspaceId } });
+  if (count === 0) throw AppError.notFound('job');
+}

@@ -1,0 +1,159 @@
+import Joi from 'joi';
+import { CronError, parseCron } from '../schedules/cron.js';
+
+export const JOB_KINDS = ['recurring', 'cron', 'scheduled', 'one_time', 'workflow', 'webhook_trigger'] as const;
+export const REQUEST_KINDS = ['recurring', 'cron', 'scheduled', 'one_time'] as const;
+export const STEP_KINDS = ['workflow', 'webhook_trigger'] as const;
+export const JOB_STATES = ['active', 'paused', 'draft', 'completed'] as const;
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const DEFAULT_SUCCESS_STATUSES = [200, 201, 202, 204];
+export const DEFAULT_RETRY_ON_STATUSES = [429, 500, 502, 503, 504];
+
+const statusCode = Joi.number().integer().min(100).max(599);
+const statusList = Joi.array().items(statusCode).unique().max(100);
+
+export const urlSchema = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
+
+const cronExpression = Joi.string()
+  .max(200)
+  .custom((value: string, helpers) => {
+    try {
+      parseCron(value);
+      return value;
+    } catch (error) {
+      if (error instanceof CronError) return helpers.message({ custom: `invalid cron expression: ${error.message}` });
+      throw error;
+    }
+  });
+
+export const regexFlags = Joi.string()
+  .pattern(/^[dgimsuvy]*$/)
+  .custom((value: string, helpers) => (new Set(value).size === value.length ? value : helpers.message({ custom: 'has a repeated flag' })))
+  .messages({ 'string.pattern.base': 'must contain only valid JavaScript regex flags (d, g, i, m, s, u, v, y)' });
+
+const assertionOps = ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists', 'gt', 'gte', 'lt', 'lte', 'matches', 'in'];
+const assertion = (extra: Record<string, Joi.Schema>) =>
+  Joi.object({ op: Joi.string().valid(...assertionOps).required(), value: Joi.any(), ...extra });
+
+export const responseAssertionsSchema = Joi.object({
+  status: Joi.array().items(assertion({})).max(50),
+  json: Joi.array().items(assertion({ path: Joi.string().pattern(/^\$/).max(500).required() })).max(50),
+  text: Joi.array().items(assertion({})).max(50),
+  headers: Joi.array().items(assertion({ name: Joi.string().max(200).required() })).max(50),
+});
+
+export const responseMatcherSchema = Joi.object({
+  success_pattern: Joi.string().max(1000),
+  failure_pattern: Joi.string().max(1000),
+  flags: regexFlags,
+}).custom((value: ResponseMatcher, helpers) => {
+  for (const key of ['success_pattern', 'failure_pattern'] as const) {
+    const pattern = value[key];
+    if (pattern === undefined) continue;
+    try {
+      new RegExp(pattern, value.flags ?? '');
+    } catch (error) {
+      return helpers.message({ custom: `${key} is not a valid regular expression: ${(error as Error).message}` });
+    }
+  }
+  return value;
+});
+
+export const requestSchema = Joi.object({
+  url: urlSchema.required(),
+  method: Joi.string().valid(...HTTP_METHODS).default('GET'),
+  headers: Joi.object()
+    .pattern(Joi.string().pattern(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/).max(200), Joi.string().max(8192))
+    .max(100)
+    .default({}),
+  body: Joi.any().default(null),
+  timeout_seconds: Joi.number().integer().min(1).max(300).default(30),
+  success_statuses: statusList.min(1).default(DEFAULT_SUCCESS_STATUSES),
+  response_matcher: responseMatcherSchema,
+  response_assertions: responseAssertionsSchema,
+  response_output_template: Joi.any(),
+});
+
+export const retryPolicySchema = Joi.object({
+  max_attempts: Joi.number().integer().min(1).max(10).default(3),
+  retry_on_statuses: statusList.default(DEFAULT_RETRY_ON_STATUSES),
+});
+
+const timezoneRejected = Joi.any().forbidden().messages({ 'any.unknown': 'is not supported: cron is always evaluated in UTC' });
+
+const futureIsoTimestamp = Joi.string()
+  .isoDate()
+  .custom((value: string, helpers) => {
+    const now = (helpers.prefs.context?.now as Date | undefined) ?? new Date();
+    return new Date(value).getTime() > now.getTime() ? value : helpers.message({ custom: 'must be in the future' });
+  });
+
+const scheduleByKind = {
+  recurring: Joi.object({ every_n_minutes: Joi.number().integer().min(1).max(1440).required(), timezone: timezoneRejected }).required(),
+  cron: Joi.object({ cron: cronExpression.required(), timezone: timezoneRejected }).required(),
+  workflow: Joi.object({ cron: cronExpression.required(), timezone: timezoneRejected }).required(),
+  scheduled: Joi.object({ run_at: futureIsoTimestamp.required(), timezone: timezoneRejected }).required(),
+};
+
+const absentFor = (what: string) => Joi.any().forbidden().messages({ 'any.unknown': `is not used by ${what}` });
+
+/** The whole job as stored, after defaults; create and the result of a PATCH merge are checked against it. */
+export const jobSchema = Joi.object({
+  name: Joi.string().trim().min(1).max(200).required(),
+  kind: Joi.string().valid(...JOB_KINDS).required(),
+  state: Joi.string().valid('active', 'paused', 'draft', 'completed').default('active'),
+  schedule: Joi.when('kind', {
+    switch: [
+      { is: 'recurring', then: scheduleByKind.recurring },
+      { is: 'cron', then: scheduleByKind.cron },
+      { is: 'workflow', then: scheduleByKind.workflow },
+      { is: 'scheduled', then: scheduleByKind.scheduled },
+    ],
+    otherwise: Joi.object({ timezone: timezoneRejected }).forbidden().messages({ 'any.unknown': 'is not used by one_time and webhook_trigger jobs' }),
+  }),
+  request: Joi.when('kind', { is: Joi.valid(...REQUEST_KINDS), then: requestSchema.required(), otherwise: absentFor('step-driven jobs') }),
+  steps: Joi.when('kind', { is: Joi.valid(...STEP_KINDS), then: Joi.array().min(1).max(50).required(), otherwise: absentFor('request jobs') }),
+  retry_policy: retryPolicySchema.default(),
+  max_concurrent_executions: Joi.number().integer().min(0).max(10_000),
+  max_workflow_duration_seconds: Joi.when('kind', {
+    is: Joi.valid(...STEP_KINDS),
+    then: Joi.number().integer().min(1).max(7200).default(1800),
+    otherwise: absentFor('request jobs'),
+  }),
+  on_success_url: urlSchema.allow(null).default(null),
+  on_failure_url: urlSchema.allow(null).default(null),
+  notification_override: Joi.string().valid('inherit', 'mute_all').default('inherit'),
+  webhook_secret: Joi.when('kind', { is: 'webhook_trigger', then: Joi.string().min(1).max(500).allow(null), otherwise: absentFor('jobs other than webhook_trigger') }),
+});
+
+export type RetryPolicy = { max_attempts: number; retry_on_statuses: number[] };
+export type ResponseMatcher = { success_pattern?: string; failure_pattern?: string; flags?: string };
+export type Assertion = { op: string; value?: unknown; path?: string; name?: string };
+export type RequestSpec = {
+  url: string;
+  method: (typeof HTTP_METHODS)[number];
+  headers: Record<string, string>;
+  body: unknown;
+  timeout_seconds: number;
+  success_statuses: number[];
+  response_matcher?: ResponseMatcher;
+  response_assertions?: { status?: Assertion[]; json?: Assertion[]; text?: Assertion[]; headers?: Assertion[] };
+  response_output_template?: unknown;
+};
+
+export interface JobInput {
+  name: string;
+  kind: (typeof JOB_KINDS)[number];
+  state: (typeof JOB_STATES)[number];
+  schedule?: { every_n_minutes?: number; cron?: string; run_at?: string };
+  request?: RequestSpec;
+  steps?: unknown[];
+  retry_policy: RetryPolicy;
+  max_concurrent_executions?: number;
+  max_workflow_duration_seconds?: number;
+  on_success_url: string | null;
+  on_failure_url: string | null;
+  notification_override: 'inherit' | 'mute_all';
+  webhook_secret?: string | null;
+}

@@ -1,0 +1,31 @@
+import type { JobRow } from '../db/client.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The job as the API shows it (SPEC 2.1, DECISIONS D3). */
+export function serializeJob(job: JobRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: job.id,
+    name: job.name,
+    kind: job.kind,
+    state: job.state,
+    schedule: job.schedule ?? null,
+  };
+  if (job.request !== null) out.request = job.request;
+  if (job.steps !== null) out.steps = job.steps;
+  Object.assign(out, {
+    retry_policy: job.retryPolicy,
+    next_run_at: iso(job.nextRunAt),
+    max_concurrent_executions: job.maxConcurrentExecutions,
+  });
+  if (job.maxWorkflowDurationSeconds !== null) out.max_workflow_duration_seconds = job.maxWorkflowDurationSeconds;
+  Object.assign(out, {
+    on_success_url: job.onSuccessUrl,
+    on_failure_url: job.onFailureUrl,
+    notification_override: job.notificationOverride,
+    idempotency_key: job.idempotencyKey,
+    created_at: iso(job.createdAt),
+    updated_at: iso(job.updatedAt),
+  });
+  return out;
+}

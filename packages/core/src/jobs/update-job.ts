@@ -1,0 +1,109 @@
+import Joi from 'joi';
+import type { JobRow } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+import { validate } from '../validation/validate.js';
+import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
+import { jobSchema, type JobInput } from './job-schema.js';
+import { plannedNextRun } from './job-plan.js';
+import { jobColumns } from './job-data.js';
+import { checkJobTargets } from './check-job-targets.js';
+import { assertSupportedKind } from './create-job.js';
+import { cancelPendingFires, lockJob } from './job-store.js';
+
+const UPDATABLE = [
+  'name', 'kind', 'schedule', 'request', 'steps', 'retry_policy', 'state', 'max_concurrent_executions',
+  'max_workflow_duration_seconds', 'on_success_url', 'on_failure_url', 'notification_override', 'webhook_secret',
+];
+const MERGED_OBJECTS = new Set(['request', 'schedule', 'retry_policy']);
+
+const patchShape = Joi.object(Object.fromEntries(UPDATABLE.map((k) => [k, Joi.any()]))).min(1).messages({
+  'object.min': 'a PATCH must change at least one field',
+});
+
+/** Merges one level deep (DECISIONS D3): inner fields replace, an inner null returns the field to its default. */
+function mergeObject(current: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const base = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete base[k];
+    else base[k] = v;
+  }
+  return base;
+}
+
+function applyPatch(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const next = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (MERGED_OBJECTS.has(key) && next[key] !== undefined && next[key] !== null) next[key] = mergeObject(next[key], value);
+    else if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  // A changed kind takes a new schedule or request shape; the old one must not linger.
+  if (patch.kind !== undefined && patch.kind !== current.kind) {
+    for (const key of ['schedule', 'request', 'steps']) if (!(key in patch)) delete next[key];
+  }
+  return next;
+}
+
+/** The stored job in the shape of its create input, so a PATCH can be merged and validated like a create. */
+function asInput(job: JobRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    name: job.name,
+    kind: job.kind,
+    state: job.state,
+    retry_policy: job.retryPolicy,
+    max_concurrent_executions: job.maxConcurrentExecutions,
+    on_success_url: job.onSuccessUrl,
+    on_failure_url: job.onFailureUrl,
+    notification_override: job.notificationOverride,
+  };
+  if (job.schedule !== null) out.schedule = job.schedule;
+  if (job.request !== null) out.request = job.request;
+  if (job.steps !== null) out.steps = job.steps;
+  if (job.maxWorkflowDurationSeconds !== null) out.max_workflow_duration_seconds = job.maxWorkflowDurationSeconds;
+  return out;
+}
+
+function allowedStateChange(job: JobRow, next: JobInput): void {
+  if (next.state === job.state) return;
+  if (next.state === 'completed') throw AppError.invalidState('a job cannot be set to completed; it completes by running');
+  if (job.state === 'completed' && job.kind === 'one_time') {
+    throw AppError.invalidState('a completed one_time job cannot be reactivated; use run-now');
+  }
+}
+
+export async function updateJob(deps: Deps, workspaceId: string, jobId: string, body: unknown): Promise<JobRow> {
+  const patch = validate<Record<string, unknown>>(patchShape, body);
+  const now = deps.clock.now();
+  const result = await deps.db.$transaction(async (tx) => {
+    const job = await lockJob(tx, workspaceId, jobId);
+    const merged = applyPatch(asInput(job), patch);
+    const scheduleTouched = 'schedule' in patch || 'kind' in patch || (patch.state === 'active' && job.state !== 'active');
+    // Only a schedule being set now must lie in the future; a stored run_at that has passed stays valid.
+    const input = validate<JobInput>(jobSchema, merged, { context: { now: scheduleTouched ? now : new Date(0) } });
+    assertSupportedKind(input.kind);
+    allowedStateChange(job, input);
+    checkJobTargets(deps.config, input);
+
+    const replan = scheduleTouched || input.state !== job.state;
+    const anchor = replan ? now : job.scheduleAnchor;
+    if (replan) await cancelPendingFires(tx, job.id, now);
+    const updated = await tx.job.update({
+      where: { id: job.id },
+      data: {
+        ...jobColumns(input),
+        scheduleAnchor: anchor,
+        nextRunAt: replan ? plannedNextRun({ ...input, schedule: input.schedule ?? null, scheduleAnchor: anchor }, now) : job.nextRunAt,
+      },
+    });
+    // A one_time job activated from draft fires its single execution now.
+    const fires = updated.kind === 'one_time' && updated.state === 'active' && job.state !== 'active';
+    const execution = fires
+      ? await tx.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: updated.name, source: 'schedule', scheduledFor: now }) })
+      : null;
+    return { updated, execution };
+  });
+  if (result.execution) await enqueueCommitted(deps, [firstAttempt(result.execution)]);
+  return result.updated;
+}

@@ -1,0 +1,43 @@
+import winston from 'winston';
+
+export type Logger = winston.Logger;
+
+const SECRET_KEYS = /^(authorization|cookie|x-webhook-secret|api_token|token|value|signing_key|password|secret)$/i;
+
+/** Hides credentials wherever they appear in a log entry's metadata. */
+const redact = winston.format((info) => {
+  const scrub = (value: unknown, depth: number): unknown => {
+    if (depth > 5 || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? '[redacted]' : scrub(v, depth + 1);
+    return out;
+  };
+  for (const key of Object.keys(info)) {
+    if (key === 'level' || key === 'message') continue;
+    info[key] = SECRET_KEYS.test(key) ? '[redacted]' : scrub(info[key], 0);
+  }
+  return info;
+});
+
+/** `level: 'silent'` drops every entry (tests). */
+export function createLogger(options: { level: string; production: boolean; service: string }): Logger {
+  const format = options.production
+    ? winston.format.combine(redact(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json())
+    : winston.format.combine(
+        redact(),
+        winston.format.timestamp(),
+        winston.format.errors({ stack: true }),
+        winston.format.printf(({ timestamp, level, message, service, ...meta }) => {
+          const rest = Object.keys(meta).length ? ' ' + JSON.stringify(meta) : '';
+          return `${timestamp} ${level} [${service}] ${message}${rest}`;
+        }),
+      );
+  return winston.createLogger({
+    level: options.level === 'silent' ? 'error' : options.level,
+    silent: options.level === 'silent',
+    defaultMeta: { service: options.service },
+    format,
+    transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn'] })],
+  });
+}

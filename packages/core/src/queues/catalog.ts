@@ -1,0 +1,36 @@
+import Joi from 'joi';
+
+/**
+ * Every queue and job name in one place. Renaming one while jobs are in flight strands
+ * them, so names only ever get added. Payloads carry ids, never rows.
+ */
+export const catalog = {
+  execution: {
+    queue: 'executions',
+    job: 'execution.run',
+    schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required() }).unknown(true),
+  },
+  notification: {
+    queue: 'notifications',
+    job: 'execution.finished',
+    schema: Joi.object({ executionId: Joi.string().required(), status: Joi.string().required() }).unknown(true),
+  },
+} as const;
+
+export interface ExecutionPayload {
+  executionId: string;
+  /** The attempt this queue job is for: part of its id, so each attempt is queued once. */
+  attempt: number;
+}
+
+export interface NotificationPayload {
+  executionId: string;
+  status: string;
+}
+
+export type QueueName = keyof typeof catalog;
+
+/** Deterministic BullMQ job ids: re-adding the same attempt is a no-op while it is still queued. */
+export function executionJobId(executionId: string, attempt: number): string {
+  return `${executionId}-${attempt}`;
+}

@@ -1,0 +1,74 @@
+import { executionRow, firstAttempt } from '../executions/create-executions.js';
+import type { ExecutionEnqueue } from '../queues/queues.js';
+import type { Deps } from '../runtime/deps.js';
+import { isRepeating, nextFireAfter, type Schedule } from './next-run.js';
+
+interface DueJob {
+  id: string;
+  workspace_id: string;
+  name: string;
+  kind: string;
+  schedule: Schedule | null;
+  schedule_anchor: Date;
+  next_run_at: Date;
+}
+
+/**
+ * The fire of a due job and the job's next run. A slot already in the past fires once as
+ * the catch-up for everything missed, and the job continues at its first slot after now (D4).
+ */
+export function planFire(job: DueJob, now: Date): { scheduledFor: Date; nextRunAt: Date | null } {
+  const scheduledFor = job.next_run_at;
+  if (!isRepeating(job.kind)) return { scheduledFor, nextRunAt: null };
+  const from = scheduledFor > now ? scheduledFor : now;
+  return { scheduledFor, nextRunAt: nextFireAfter({ kind: job.kind, schedule: job.schedule, scheduleAnchor: job.schedule_anchor }, from) };
+}
+
+/**
+ * Turns every schedule due within the lookahead into a queued execution, a batch per
+ * transaction. Rows are locked with SKIP LOCKED so scheduler replicas split the work, and the
+ * unique fire key makes a slot that is somehow seen twice produce one execution only.
+ * Returns how many executions were created.
+ */
+export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; batchSize?: number }): Promise<number> {
+  const batchSize = options.batchSize ?? 500;
+  let fired = 0;
+  for (;;) {
+    const now = deps.clock.now();
+    const horizon = new Date(now.getTime() + options.lookaheadMs);
+    const { enqueue, seen } = await deps.db.$transaction(async (tx) => {
+      const due = await tx.$queryRaw<DueJob[]>`
+        SELECT id, workspace_id, name, kind, schedule, schedule_anchor, next_run_at
+          FROM jobs
+         WHERE next_run_at <= ${horizon}
+         ORDER BY next_run_at
+         LIMIT ${batchSize}
+           FOR UPDATE SKIP LOCKED`;
+      if (due.length === 0) return { enqueue: [] as ExecutionEnqueue[], seen: 0 };
+      const plans = due.map((job) => ({ job, ...planFire(job, now) }));
+      const created = await tx.execution.createManyAndReturn({
+        data: plans.map((p) =>
+          executionRow({ workspaceId: p.job.workspace_id, jobId: p.job.id, jobName: p.job.name, source: 'schedule', scheduledFor: p.scheduledFor }),
+        ),
+        skipDuplicates: true,
+        select: { id: true, scheduledFor: true },
+      });
+      const ids = plans.map((p) => p.job.id);
+      const next = plans.map((p) => p.nextRunAt?.toISOString() ?? null);
+      await tx.$executeRaw`
+        UPDATE jobs AS j SET next_run_at = v.next_run_at
+          FROM (SELECT unnest(${ids}::text[]) AS id, unnest(${next}::timestamptz[]) AS next_run_at) AS v
+         WHERE j.id = v.id`;
+      return { enqueue: created.map(firstAttempt), seen: due.length };
+    });
+    if (enqueue.length > 0) {
+      try {
+        await deps.queues.enqueueExecutions(enqueue);
+      } catch (error) {
+        deps.logger.warn('queueing fires failed; the reconciler will queue them', { count: enqueue.length, error: (error as Error).message });
+      }
+    }
+    fired += enqueue.length;
+    if (seen < batchSize) return fired;
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import Joi from 'joi';
+import type { Db } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import { newId, newToken } from '../ids/ids.js';
+import { validate } from '../validation/validate.js';
+
+export const API_TOKEN_PREFIX = 'csk_';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function newSigningKey(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
+
+async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKEN_PREFIX)) {
+  const id = newId('tok');
+  await db.apiToken.create({ data: { id, workspaceId, tokenHash: hashToken(token) } });
+  return { id, api_token: token };
+}
+
+export async function createWorkspace(db: Db, body: unknown) {
+  const { name } = validate<{ name: string }>(createWorkspaceSchema, body);
+  const workspace = await db.workspace.create({ data: { id: newId('wsp'), name, signingKey: newSigningKey() } });
+  const token = await issueToken(db, workspace.id);
+  return { id: workspace.id, name: workspace.name, api_token: token.api_token, created_at: workspace.createdAt.toISOString(), updated_at: workspace.updatedAt.toISOString() };
+}
+
+export async function createApiToken(db: Db, workspaceId: string) {
+  const workspace = await db.workspace.findUnique({ where: { id: workspaceId } });
+  if (!workspace) throw AppError.notFound('workspace');
+  return issueToken(db, workspaceId);
+}
+
+export async function revokeApiToken(db: Db, tokenId: string): Promise<void> {
+  const { count } = await db.apiToken.deleteMany({ where: { id: tokenId } });
+  if (count === 0) throw AppError.notFound('token');
+}
+
+/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, D1). */
+export async function ensureBootstrapWorkspace(db: Db, token: string): Promise<string> {
+  const tokenHash = hashToken(token);
+  const known = await db.apiToken.findUnique({ where: { tokenHash } });
+  if (known) return known.workspaceId;
+  const workspace =
+    (await db.workspace.findFirst({ where: { name: 'default' }, orderBy: { createdAt: 'asc' } })) ??
+    (await db.workspace.create({ data: { id: newId('wsp'), name: 'default', signingKey: newSigningKey() } }));
+  await db.apiToken.upsert({ where: { tokenHash }, create: { id: newId('tok'), workspaceId: workspace.id, tokenHash }, update: {} });
+  return workspace.id;
+}
+
+/** The workspace an API token belongs to, or null. The stored hash is compared in constant time. */
+export async function workspaceForToken(db: Db, token: string): Promise<string | null> {
+  const tokenHash = hashToken(token);
+  const row = await db.apiToken.findUnique({ where: { tokenHash } });
+  if (!row) return null;
+  const same = timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(tokenHash, 'hex'));
+  return same ? row.workspaceId : null;
+}
+
+/** Constant-time comparison of two secrets of any length. */
+export function secretsEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}

@@ -1,0 +1,5 @@
+export * from './test-context.js';
+export * from './test-database.js';
+export * from './target-server.js';
+export * from './wait-for.js';
+export * from './test-env.js';

@@ -1,0 +1,58 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export type TargetHandler = (req: ReceivedRequest, res: http.ServerResponse) => void | Promise<void>;
+
+/** A local HTTP server standing in for a job's target; records every request it gets. */
+export interface TargetServer {
+  url: string;
+  port: number;
+  received: ReceivedRequest[];
+  /** Replaces how it answers; the default answers 200 "ok". */
+  handle(handler: TargetHandler): void;
+  close(): Promise<void>;
+}
+
+export async function startTargetServer(): Promise<TargetServer> {
+  const received: ReceivedRequest[] = [];
+  let handler: TargetHandler = (_req, res) => {
+    res.end('ok');
+  };
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const record = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      received.push(record);
+      Promise.resolve(handler(record, res)).catch(() => res.destroy());
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    handle(next) {
+      handler = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../src/config/config.js';
+import { createRuntime, serviceLogger, type Runtime } from '../src/runtime/bootstrap.js';
+import { createWorkspace } from '../src/workspaces/workspaces.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { redisUrl, uniqueName } from './test-env.js';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface ChildApp {
+  child: ChildProcess;
+  output: () => string;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number | null>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface TestContext {
+  env: Record<string, string>;
+  config: Config;
+  runtime: Runtime;
+  database: TestDatabase;
+  /** A fresh workspace with an API token. */
+  workspace(name?: string): Promise<{ id: string; token: string }>;
+  /** Starts an app (`api`, `scheduler`, `executor`, `notifier`) as its own process, as `npm run start -w` would. */
+  spawnApp(name: string, extraEnv?: Record<string, string>): ChildApp;
+  close(): Promise<void>;
+}
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+/** Spawns a process whose output is kept, and which the test can stop or kill. */
+export function spawnProcess(command: string, args: string[], env: Record<string, string>): ChildApp {
+  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    async kill(signal = 'SIGKILL') {
+      // The whole process group: tsx runs the app in a child of its own.
+      if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, signal);
+      await exited;
+    },
+  };
+}
+
+/**
+ * Everything one test file needs: its own database copied from the migrated template, its
+ * own Redis key prefix, and config pointing at both. close() stops what it started.
+ */
+export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: uniqueName('test'),
+    ALLOW_PRIVATE_TARGETS: 'true',
+    LOG_LEVEL: 'silent',
+    ADMIN_TOKEN,
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SCHEDULER_TICK_MS: '100',
+    RECONCILE_INTERVAL_MS: '500',
+    EXECUTION_LEASE_MS: '3000',
+    ...overrides,
+  };
+  const config = loadConfig(env);
+  const runtime = createRuntime(config, serviceLogger(config, 'test'));
+  const children: ChildApp[] = [];
+  return {
+    env,
+    config,
+    runtime,
+    database,
+    async workspace(name = 'test') {
+      const created = await createWorkspace(runtime.db, { name });
+      return { id: created.id, token: created.api_token };
+    },
+    spawnApp(name, extraEnv = {}) {
+      const app = spawnProcess(path.join(repoRoot, 'node_modules/.bin/tsx'), [path.join(repoRoot, 'apps', name, 'src', 'main.ts')], { ...env, ...extraEnv });
+      children.push(app);
+      return app;
+    },
+    async close() {
+      await Promise.all(children.map((c) => c.kill('SIGKILL')));
+      await runtime.close();
+      const redis = new Redis(redisUrl);
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.REDIS_PREFIX}:*`, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      redis.disconnect();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+/** The server the tests run against: DATABASE_URL / REDIS_URL, as `npm test` documents. */
+export const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/cron_service';
+export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The migrated database every test database is copied from, made afresh by the global setup. */
+export const templateName = 'cronsvc_test_template';
+
+export function databaseUrl(name: string): string {
+  const url = new URL(baseDatabaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}

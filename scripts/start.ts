@@ -1,0 +1,90 @@
+// `npm start`: migrate once, then run the API and the three workers, either as child
+// processes under this supervisor (default) or all in this process (ALL_IN_ONE=1).
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, createRuntime, loadConfig, prepareDatabase, serviceLogger } from '@cronsvc/core';
+
+const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STOP_GRACE_MS = 30_000;
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+  throw error;
+}
+const logger = serviceLogger(config, 'supervisor');
+try {
+  await prepareDatabase(config, logger);
+} catch (error) {
+  logger.error('database preparation failed', { error: (error as Error).message });
+  process.exit(1);
+}
+
+if (config.allInOne) {
+  const [{ startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
+    import('@cronsvc/api'),
+    import('@cronsvc/scheduler'),
+    import('@cronsvc/executor'),
+    import('@cronsvc/notifier'),
+  ]);
+  const runtime = createRuntime(config, logger, { dbPoolSize: 40 });
+  const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime)];
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    // The API stops first so no new work arrives while the workers drain.
+    for (const service of services) await service.stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+} else {
+  const children = new Map<string, ChildProcess>();
+  let stopping = false;
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+  const launch = (name: string, restarts: number) => {
+    const child = spawn(tsx, [path.join(root, 'apps', name, 'src', 'main.ts')], { stdio: 'inherit', env: process.env });
+    children.set(name, child);
+    const startedAt = Date.now();
+    child.on('exit', (code, signal) => {
+      children.delete(name);
+      if (stopping) {
+        if (children.size === 0) process.exit(0);
+        return;
+      }
+      // A crash is restarted with growing delay; a process that ran a minute starts the count afresh.
+      const count = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
+      const delay = Math.min(30_000, 500 * 2 ** count);
+      logger.error('process exited; restarting', { app: name, code, signal, inMs: delay });
+      setTimeout(() => launch(name, count), delay);
+    });
+  };
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      for (const child of children.values()) child.kill('SIGKILL');
+      process.exit(130);
+    }
+    stopping = true;
+    logger.info('stopping', { signal });
+    if (children.size === 0) process.exit(0);
+    for (const child of children.values()) child.kill('SIGTERM');
+    setTimeout(() => {
+      for (const child of children.values()) child.kill('SIGKILL');
+      process.exit(1);
+    }, STOP_GRACE_MS).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  for (const name of APPS) launch(name, 0);
+}
