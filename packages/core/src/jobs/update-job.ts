@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
-import { jobSchema, type JobInput } from './job-schema.js';
+import { jobSchema, STEP_KINDS, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
 import { jobColumns } from './job-data.js';
 import { checkJobTargets } from './check-job-targets.js';
@@ -32,16 +32,20 @@ function mergeObject(current: unknown, patch: unknown): unknown {
   return base;
 }
 
+const isStepKind = (kind: unknown) => (STEP_KINDS as readonly unknown[]).includes(kind);
+
 function applyPatch(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const next = { ...current };
+  // A changed kind takes a schedule of its own shape, so the old one is replaced, not merged;
+  // moving between request and step-driven kinds drops the other family's fields too.
+  if (patch.kind !== undefined && patch.kind !== current.kind) {
+    delete next.schedule;
+    if (isStepKind(patch.kind) !== isStepKind(current.kind)) for (const key of ['request', 'steps']) delete next[key];
+  }
   for (const [key, value] of Object.entries(patch)) {
     if (MERGED_OBJECTS.has(key) && next[key] !== undefined && next[key] !== null) next[key] = mergeObject(next[key], value);
     else if (value === null) delete next[key];
     else next[key] = value;
-  }
-  // A changed kind takes a new schedule or request shape; the old one must not linger.
-  if (patch.kind !== undefined && patch.kind !== current.kind) {
-    for (const key of ['schedule', 'request', 'steps']) if (!(key in patch)) delete next[key];
   }
   return next;
 }

@@ -1,0 +1,126 @@
+import { Redis } from 'ioredis';
+import { createJob } from '@cronsvc/core';
+import { createTestContext, redisUrl, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+
+// Each test runs the apps as real processes, as `npm run start -w apps/<name>` would.
+let ctx: TestContext;
+let target: TargetServer;
+let workspaceId: string;
+
+beforeEach(async () => {
+  ctx = await createTestContext({ EXECUTION_LEASE_MS: '2000' });
+  target = await startTargetServer();
+  workspaceId = (await ctx.workspace()).id;
+});
+afterEach(async () => {
+  await ctx.close();
+  await target.close();
+});
+
+const countBy = <T>(items: T[], key: (t: T) => string) => items.reduce((m, t) => m.set(key(t), (m.get(key(t)) ?? 0) + 1), new Map<string, number>());
+
+async function deletePrefixKeys(prefix: string): Promise<number> {
+  const redis = new Redis(redisUrl);
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) deleted += await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+  return deleted;
+}
+
+async function allFinished(jobIds: string[]) {
+  return waitFor(
+    async () => {
+      const open = await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: { notIn: ['succeeded', 'failed'] } } });
+      return open === 0;
+    },
+    { timeoutMs: 40_000, what: 'every execution to finish' },
+  );
+}
+
+it('fires every slot exactly once with two scheduler processes running', async () => {
+  const jobIds: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    jobIds.push((await createJob(ctx.runtime, workspaceId, { name: `j${i}`, kind: 'recurring', schedule: { every_n_minutes: 1 }, request: { url: `${target.url}/j${i}` } })).job.id);
+  }
+  // Due in two seconds: both schedulers will be running by then.
+  const due = new Date(Date.now() + 2_000);
+  await ctx.runtime.db.job.updateMany({ where: { id: { in: jobIds } }, data: { nextRunAt: due, scheduleAnchor: new Date(due.getTime() - 60_000) } });
+  ctx.spawnApp('scheduler');
+  ctx.spawnApp('scheduler');
+  ctx.spawnApp('executor');
+  await waitFor(async () => (await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds } } })) >= 30, { timeoutMs: 30_000, what: '30 fires' });
+  await allFinished(jobIds);
+  const executions = await ctx.runtime.db.execution.findMany({ where: { jobId: { in: jobIds } } });
+  expect(executions).toHaveLength(30);
+  expect(executions.every((e) => e.scheduledFor.getTime() === due.getTime() && e.status === 'succeeded')).toBe(true);
+  const hits = countBy(target.received, (r) => r.url);
+  expect(hits.size).toBe(30);
+  expect([...hits.values()].every((n) => n === 1)).toBe(true);
+  const jobs = await ctx.runtime.db.job.findMany({ where: { id: { in: jobIds } } });
+  expect(jobs.every((j) => j.nextRunAt!.getTime() === due.getTime() + 60_000)).toBe(true);
+});
+
+it('rebuilds the queue from Postgres after Redis loses it, running each execution once', async () => {
+  const jobIds: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    jobIds.push((await createJob(ctx.runtime, workspaceId, { name: `once${i}`, kind: 'one_time', request: { url: `${target.url}/o${i}` } })).job.id);
+  }
+  expect(await deletePrefixKeys(ctx.env.REDIS_PREFIX)).toBeGreaterThan(0);
+  ctx.spawnApp('executor');
+  ctx.spawnApp('scheduler');
+  await allFinished(jobIds);
+  const hits = countBy(target.received, (r) => r.url);
+  expect(hits.size).toBe(10);
+  expect([...hits.values()].every((n) => n === 1)).toBe(true);
+  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(10);
+});
+
+it('recovers from a Redis flush while the workers keep running', async () => {
+  const scheduler = ctx.spawnApp('scheduler');
+  ctx.spawnApp('executor');
+  target.handle((_req, res) => void res.end('ok'));
+  const first = (await createJob(ctx.runtime, workspaceId, { name: 'before', kind: 'one_time', request: { url: `${target.url}/before` } })).job.id;
+  await allFinished([first]);
+  // A retry waiting in Redis is lost with the flush; the reconciler must queue it again.
+  let calls = 0;
+  target.handle((_req, res) => {
+    calls += 1;
+    res.statusCode = calls === 1 ? 503 : 200;
+    res.end();
+  });
+  const second = (await createJob(ctx.runtime, workspaceId, { name: 'during', kind: 'one_time', request: { url: `${target.url}/during` } })).job.id;
+  await waitFor(async () => (await ctx.runtime.db.attempt.count({ where: { execution: { jobId: second } } })) === 1, { what: 'first attempt' });
+  await deletePrefixKeys(ctx.env.REDIS_PREFIX);
+  await allFinished([second]);
+  const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: second }, include: { attempts: true } });
+  expect(exe.status).toBe('succeeded');
+  expect(exe.attempts.map((a) => a.statusCode).sort()).toEqual([200, 503]);
+  expect(scheduler.child.exitCode).toBeNull();
+});
+
+it('finishes an execution whose executor was killed mid-request on another executor', async () => {
+  let hold = true;
+  target.handle((_req, res) => {
+    if (!hold) res.end('done');
+  });
+  const first = ctx.spawnApp('executor');
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'victim', kind: 'one_time', request: { url: target.url } });
+  await waitFor(() => target.received.length === 1, { timeoutMs: 20_000, what: 'the first executor to call the target' });
+  const running = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
+  expect(running.status).toBe('running');
+  await first.kill('SIGKILL');
+  hold = false;
+  ctx.spawnApp('executor');
+  await allFinished([job.id]);
+  const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id }, include: { attempts: true } });
+  expect(exe.status).toBe('succeeded');
+  // The killed worker never recorded its attempt; the survivor's is attempt 1.
+  expect(exe.attempts.map((a) => [a.number, a.status])).toEqual([[1, 'SUCCESS']]);
+  expect(target.received).toHaveLength(2);
+  expect(exe.lockedUntil).toBeNull();
+});
