@@ -9,6 +9,7 @@ const config: Config = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   globalSetup: '<rootDir>/packages/core/test/global-setup.mjs',
+  globalTeardown: '<rootDir>/packages/core/test/global-teardown.mjs',
   testTimeout: 60_000,
   maxWorkers: 2,
 };

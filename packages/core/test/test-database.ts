@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { databaseUrl, templateName, uniqueName } from './test-env.js';
+import { databaseUrl, templateName, testRun, uniqueName } from './test-env.js';
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl('postgres') });
@@ -19,7 +19,7 @@ export interface TestDatabase {
 
 /** A throwaway, migrated database of the test file's own. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = uniqueName('cronsvc_test');
+  const name = uniqueName(`cronsvc_test_${testRun}`);
   // Copies of one template cannot start at the same instant; retry while another copy holds it.
   for (let tries = 0; ; tries++) {
     try {

@@ -4,8 +4,11 @@ import { randomBytes } from 'node:crypto';
 export const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/cron_service';
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** This jest run (set by the global setup); database names carry it. */
+export const testRun = process.env.CRONSVC_TEST_RUN ?? String(process.pid);
+
 /** The migrated database every test database is copied from, made afresh by the global setup. */
-export const templateName = 'cronsvc_test_template';
+export const templateName = `cronsvc_tpl_${testRun}`;
 
 export function databaseUrl(name: string): string {
   const url = new URL(baseDatabaseUrl);

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   readonly nodeEnv: string;
@@ -65,7 +66,10 @@ function loadDevKey(keyFile: string): Buffer {
  * Reads and validates the environment once, reporting every bad variable together.
  * `devKeyFile` is where a development encryption key is kept when none is configured.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = path.resolve('.local/secrets.key')): Config {
+// At the repository root, whichever directory an app is started from.
+const DEFAULT_DEV_KEY_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../.local/secrets.key');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DEFAULT_DEV_KEY_FILE): Config {
   const blank = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const { value, error } = schema.validate(blank, { abortEarly: false, convert: true });
   const problems = error ? error.details.map((d) => d.message) : [];

@@ -12,7 +12,7 @@ export function serializeAttempt(a: AttemptRow): Record<string, unknown> {
     responseHeaders: a.responseHeaders,
     errorClass: a.errorClass,
     errorMessage: a.errorMessage,
-    started_at: iso(a.startedAt),
+    startedAt: iso(a.startedAt),
   };
 }
 

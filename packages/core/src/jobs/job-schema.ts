@@ -48,16 +48,18 @@ export const responseMatcherSchema = Joi.object({
   failure_pattern: Joi.string().max(1000),
   flags: regexFlags,
 }).custom((value: ResponseMatcher, helpers) => {
+  // Name every bad pattern, not just the first: the error has to list every problem at once.
+  const problems: string[] = [];
   for (const key of ['success_pattern', 'failure_pattern'] as const) {
     const pattern = value[key];
     if (pattern === undefined) continue;
     try {
       new RegExp(pattern, value.flags ?? '');
     } catch (error) {
-      return helpers.message({ custom: `${key} is not a valid regular expression: ${(error as Error).message}` });
+      problems.push(`${key} is not a valid regular expression: ${(error as Error).message}`);
     }
   }
-  return value;
+  return problems.length === 0 ? value : helpers.message({ custom: problems.join('; ') });
 });
 
 export const requestSchema = Joi.object({
@@ -85,8 +87,18 @@ const timezoneRejected = Joi.any().forbidden().messages({ 'any.unknown': 'is not
 const futureIsoTimestamp = Joi.string()
   .isoDate()
   .custom((value: string, helpers) => {
+    const time = new Date(value).getTime();
+    // Not a date at all: isoDate already reported it, "must be in the future" would only mislead.
+    if (Number.isNaN(time)) return value;
+    // A time without an offset would depend on the server's time zone (a bare date is UTC).
+    if (/T/i.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return helpers.message({ custom: 'must carry a time zone designator (Z or an offset such as +02:00)' });
+    // Date parses 2030-02-30 as March 2; a day the month does not have is not a timestamp.
+    const ymd = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+    if (ymd && Number(ymd[3]) > new Date(Date.UTC(Number(ymd[1]), Number(ymd[2]), 0)).getUTCDate()) {
+      return helpers.message({ custom: 'is not a valid calendar date' });
+    }
     const now = (helpers.prefs.context?.now as Date | undefined) ?? new Date();
-    return new Date(value).getTime() > now.getTime() ? value : helpers.message({ custom: 'must be in the future' });
+    return time > now.getTime() ? value : helpers.message({ custom: 'must be in the future' });
   });
 
 const scheduleByKind = {

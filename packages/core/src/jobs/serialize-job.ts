@@ -9,8 +9,8 @@ export function serializeJob(job: JobRow): Record<string, unknown> {
     name: job.name,
     kind: job.kind,
     state: job.state,
-    schedule: job.schedule ?? null,
   };
+  if (job.schedule !== null) out.schedule = job.schedule;
   if (job.request !== null) out.request = job.request;
   if (job.steps !== null) out.steps = job.steps;
   Object.assign(out, {

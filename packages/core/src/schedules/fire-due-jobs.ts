@@ -45,7 +45,16 @@ export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; ba
          LIMIT ${batchSize}
            FOR UPDATE SKIP LOCKED`;
       if (due.length === 0) return { enqueue: [] as ExecutionEnqueue[], seen: 0 };
-      const plans = due.map((job) => ({ job, ...planFire(job, now) }));
+      const plans = due.map((job) => {
+        try {
+          return { job, ...planFire(job, now) };
+        } catch (error) {
+          // A schedule that no longer evaluates must not stall every other job: it fires this
+          // slot and stops, visible as next_run_at null, instead of failing the batch forever.
+          deps.logger.error('schedule could not be evaluated; job unscheduled', { jobId: job.id, error: (error as Error).message });
+          return { job, scheduledFor: job.next_run_at, nextRunAt: null };
+        }
+      });
       const created = await tx.execution.createManyAndReturn({
         data: plans.map((p) =>
           executionRow({ workspaceId: p.job.workspace_id, jobId: p.job.id, jobName: p.job.name, source: 'schedule', scheduledFor: p.scheduledFor }),
