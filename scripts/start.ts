@@ -50,10 +50,9 @@ if (config.allInOne) {
 } else {
   const children = new Map<string, ChildProcess>();
   let stopping = false;
-  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-
   const launch = (name: string, restarts: number) => {
-    const child = spawn(tsx, [path.join(root, 'apps', name, 'src', 'main.ts')], { stdio: 'inherit', env: process.env });
+    // node with tsx's loader, not the tsx command, which would add a relay process per app.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: process.env });
     children.set(name, child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {

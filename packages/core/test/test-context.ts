@@ -14,6 +14,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export interface ChildApp {
   child: ChildProcess;
   output: () => string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
   /** SIGTERM and wait for the exit code. */
   stop(): Promise<number | null>;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -43,12 +45,13 @@ export function spawnProcess(command: string, args: string[], env: Record<string
   return {
     child,
     output: () => output,
+    exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
     },
     async kill(signal = 'SIGKILL') {
-      // The whole process group: tsx runs the app in a child of its own.
+      // The whole process group, so nothing the process started outlives it.
       if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, signal);
       await exited;
     },
@@ -88,7 +91,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
       return { id: created.id, token: created.api_token };
     },
     spawnApp(name, extraEnv = {}) {
-      const app = spawnProcess(path.join(repoRoot, 'node_modules/.bin/tsx'), [path.join(repoRoot, 'apps', name, 'src', 'main.ts')], { ...env, ...extraEnv });
+      const app = spawnProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps', name, 'src', 'main.ts')], { ...env, ...extraEnv });
       children.push(app);
       return app;
     },
