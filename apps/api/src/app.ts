@@ -6,6 +6,7 @@ import { errorHandler, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
+import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 
 export type ApiDeps = Deps;
 
@@ -26,6 +27,7 @@ export function createApp(deps: ApiDeps): Express {
     res.json({ ok: true });
   });
   app.use('/admin/v1', adminRouter(deps));
+  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
 
   const v1 = express.Router();
   v1.use(requireApiToken(deps.db));

@@ -100,3 +100,16 @@ describe('admin API and API tokens', () => {
     expect((await request(app).get('/v1/jobs').set('Authorization', 'Bearer csk_bootstrap_test_token')).status).toBe(200);
   });
 });
+
+describe('queue dashboard', () => {
+  it('serves bull-board at /admin/queues behind basic auth with the admin token as password', async () => {
+    expect((await request(app).get('/admin/queues')).status).toBe(401);
+    expect((await request(app).get('/admin/queues').auth('ops', 'wrong')).status).toBe(401);
+    const page = await request(app).get('/admin/queues').auth('ops', ADMIN_TOKEN);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<html/i);
+    const api = await request(app).get('/admin/queues/api/queues').auth('anyone', ADMIN_TOKEN);
+    expect(api.status).toBe(200);
+    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['executions', 'notifications']);
+  });
+});

@@ -12,6 +12,8 @@ export interface ExecutionEnqueue {
 export interface Queues {
   enqueueExecutions(items: ExecutionEnqueue[]): Promise<void>;
   enqueueNotification(payload: NotificationPayload): Promise<void>;
+  /** The BullMQ queues themselves, for the admin dashboard only. */
+  dashboardQueues(): Queue[];
   close(): Promise<void>;
 }
 
@@ -19,28 +21,59 @@ export interface Queues {
 // be queued again when an execution has to be re-run after Redis lost it.
 const baseOptions: JobsOptions = { removeOnComplete: true, removeOnFail: true };
 
-export function createQueues(connection: Redis, prefix: string, now: () => number = Date.now): Queues {
+export class QueueUnavailableError extends Error {}
+
+/**
+ * BullMQ waits for Redis as long as it takes; a producer must not, since the work is already
+ * safe in Postgres. Past `ms` the caller moves on and the reconciler queues the work later.
+ */
+function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new QueueUnavailableError(`queue did not answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function createQueues(
+  connection: Redis,
+  prefix: string,
+  options: { now?: () => number; timeoutMs?: number; onError?: (error: Error) => void } = {},
+): Queues {
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 2_000;
   const executions = new Queue<ExecutionPayload>(catalog.execution.queue, { connection, prefix });
   const notifications = new Queue<NotificationPayload>(catalog.notification.queue, { connection, prefix });
+  for (const queue of [executions, notifications]) queue.on('error', (error) => options.onError?.(error));
   return {
     async enqueueExecutions(items) {
       if (items.length === 0) return;
       const t = now();
-      await executions.addBulk(
-        items.map((item) => ({
-          name: catalog.execution.job,
-          data: { executionId: item.executionId, attempt: item.attempt },
-          opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
-        })),
+      await bounded(
+        executions.addBulk(
+          items.map((item) => ({
+            name: catalog.execution.job,
+            data: { executionId: item.executionId, attempt: item.attempt },
+            opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
+          })),
+        ),
+        timeoutMs,
       );
     },
     async enqueueNotification(payload) {
-      await notifications.add(catalog.notification.job, payload, {
-        ...baseOptions,
-        jobId: `${payload.executionId}-${payload.status}`,
-        attempts: 5,
-        backoff: { type: 'exponential', delay: 1000 },
-      });
+      await bounded(
+        notifications.add(catalog.notification.job, payload, {
+          ...baseOptions,
+          jobId: `${payload.executionId}-${payload.status}`,
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1000 },
+        }),
+        timeoutMs,
+      );
+    },
+    dashboardQueues() {
+      return [executions, notifications] as Queue[];
     },
     async close() {
       await Promise.all([executions.close(), notifications.close()]);
