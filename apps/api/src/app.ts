@@ -4,9 +4,12 @@ import type { Deps } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
 import { errorHandler, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
+import { deliveriesRouter } from './routers/deliveries.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
+import { secretsRouter } from './routers/secrets.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
+import { signingKeyRouter } from './routers/signing-key.router.js';
 
 export type ApiDeps = Deps;
 
@@ -33,6 +36,9 @@ export function createApp(deps: ApiDeps): Express {
   v1.use(requireApiToken(deps.db));
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
+  v1.use('/secrets', secretsRouter(deps));
+  v1.use('/signing-key', signingKeyRouter(deps));
+  v1.use('/notification-deliveries', deliveriesRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

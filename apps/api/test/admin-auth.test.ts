@@ -92,8 +92,8 @@ describe('admin API and API tokens', () => {
   });
 
   it('BOOTSTRAP_API_TOKEN makes workspace default accept that token, idempotently', async () => {
-    const first = await ensureBootstrapWorkspace(ctx.runtime.db, 'csk_bootstrap_test_token');
-    const second = await ensureBootstrapWorkspace(ctx.runtime.db, 'csk_bootstrap_test_token');
+    const first = await ensureBootstrapWorkspace(ctx.runtime.db, ctx.config.secretsEncryptionKey, 'csk_bootstrap_test_token');
+    const second = await ensureBootstrapWorkspace(ctx.runtime.db, ctx.config.secretsEncryptionKey, 'csk_bootstrap_test_token');
     expect(second).toBe(first);
     const ws = await ctx.runtime.db.workspace.findUnique({ where: { id: first } });
     expect(ws?.name).toBe('default');
@@ -110,6 +110,6 @@ describe('queue dashboard', () => {
     expect(page.text).toMatch(/<html/i);
     const api = await request(app).get('/admin/queues/api/queues').auth('anyone', ADMIN_TOKEN);
     expect(api.status).toBe(200);
-    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['executions', 'notifications']);
+    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['deliveries', 'executions', 'notifications']);
   });
 });

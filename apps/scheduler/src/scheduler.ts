@@ -1,4 +1,4 @@
-import { fireDueJobs, reconcileQueue, type Runtime } from '@cronsvc/core';
+import { fireDueJobs, reconcileDeliveries, reconcileQueue, type Runtime } from '@cronsvc/core';
 
 export interface Scheduler {
   stop(): Promise<void>;
@@ -34,11 +34,16 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   const onError = (name: string, error: unknown) => logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   const far = new Date(8_640_000_000_000_000);
   await reconcileQueue(runtime, { dueBefore: far }).catch((error) => onError('start-up queue rebuild', error));
+  await reconcileDeliveries(runtime, { dueBefore: far }).catch((error) => onError('start-up delivery rebuild', error));
   const stopFiring = loop('fire', config.schedulerTickMs, () => fireDueJobs(runtime, { lookaheadMs: config.schedulerLookaheadMs }), onError);
   const stopReconciling = loop(
     'reconcile',
     config.reconcileIntervalMs,
-    () => reconcileQueue(runtime, { dueBefore: new Date(clock.now().getTime() - config.reconcileIntervalMs) }),
+    async () => {
+      const dueBefore = new Date(clock.now().getTime() - config.reconcileIntervalMs);
+      await reconcileQueue(runtime, { dueBefore });
+      await reconcileDeliveries(runtime, { dueBefore });
+    },
     onError,
   );
   logger.info('scheduler started', { tickMs: config.schedulerTickMs, lookaheadMs: config.schedulerLookaheadMs });

@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Execution', 'Job', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Execution', 'Job', 'Secret', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {
@@ -129,11 +129,27 @@ it('round-trips every column of every model through the Prisma client', async ()
   await db.attempt.create({
     data: { executionId: exe.id, number: 1, status: 'HTTP_ERROR', statusCode: 500, latencyMs: 3, bodyPreview: 'b', responseHeaders: { a: 'b' }, errorClass: 'HTTP_5XX', errorMessage: 'm', startedAt: now },
   });
-  const read = await db.workspace.findUniqueOrThrow({ where: { id: ws.id }, include: { tokens: true, jobs: { include: { executions: { include: { attempts: true } } } } } });
+  await db.workspace.update({ where: { id: ws.id }, data: { previousSigningKey: 'whsec_old', signingKeyRotatedAt: now, signingKeyCreatedAt: now } });
+  await db.secret.create({ data: { id: newId('sec'), workspaceId: ws.id, name: 'API_KEY', value: 'enc1:x' } });
+  await db.delivery.create({
+    data: {
+      id: newId('dlv'), workspaceId: ws.id, executionId: exe.id, kind: 'callback', event: 'on_failure', url: 'https://cb', payload: { event: 'execution.failed' },
+      status: 'failed', attempts: 5, lastStatusCode: 500, lastError: 'e', nextAttemptAt: now, sentAt: now,
+    },
+  });
+  const read = await db.workspace.findUniqueOrThrow({
+    where: { id: ws.id },
+    include: { tokens: true, secrets: true, jobs: { include: { executions: { include: { attempts: true, deliveries: true } } } } },
+  });
+  expect(read).toMatchObject({ previousSigningKey: 'whsec_old', signingKeyRotatedAt: now, signingKeyCreatedAt: now });
+  expect(read.secrets[0]).toMatchObject({ name: 'API_KEY', value: 'enc1:x' });
+  expect(read.jobs[0].executions[0].deliveries[0]).toMatchObject({ kind: 'callback', lastStatusCode: 500, sentAt: now, payload: { event: 'execution.failed' } });
   expect(read.tokens[0]).toMatchObject({ id: token.id, tokenHash: 'h' });
   expect(read.jobs[0]).toMatchObject({ notificationOverride: 'mute_all', steps: [{ id: 's' }], maxWorkflowDurationSeconds: 10, nextRunAt: now });
   expect(read.jobs[0].executions[0]).toMatchObject({ fireKey: 'fk', variables: { uuid: 'u' }, lockedUntil: now, durationMs: 5, deadLetteredAt: now });
   expect(read.jobs[0].executions[0].attempts[0]).toMatchObject({ statusCode: 500, responseHeaders: { a: 'b' }, startedAt: now });
   await db.workspace.delete({ where: { id: ws.id } });
   expect(await db.attempt.count()).toBe(0);
+  expect(await db.delivery.count()).toBe(0);
+  expect(await db.secret.count()).toBe(0);
 });

@@ -87,7 +87,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     runtime,
     database,
     async workspace(name = 'test') {
-      const created = await createWorkspace(runtime.db, { name });
+      const created = await createWorkspace(runtime.db, config.secretsEncryptionKey, { name });
       return { id: created.id, token: created.api_token };
     },
     spawnApp(name, extraEnv = {}) {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { getExecution, listExecutions, serializeExecution } from '@cronsvc/core';
+import { getExecution, listDeliveries, listExecutions, serializeDelivery, serializeExecution } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
 export function executionsRouter(deps: ApiDeps): Router {
@@ -11,6 +11,11 @@ export function executionsRouter(deps: ApiDeps): Router {
   });
   router.get('/:id', async (req, res) => {
     res.json(serializeExecution(await getExecution(deps, ws(res), req.params.id)));
+  });
+  router.get('/:id/notifications', async (req, res) => {
+    const execution = await getExecution(deps, ws(res), req.params.id);
+    const page = await listDeliveries(deps, ws(res), req.query, execution.id);
+    res.json({ ...page, data: page.data.map(serializeDelivery) });
   });
   return router;
 }

@@ -1,5 +1,6 @@
-import type { Db } from '../db/client.js';
+import type { Db, Prisma } from '../db/client.js';
 import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
+import type { ExecutionVariables } from './prepare-request.js';
 
 export interface ClaimedExecution {
   id: string;
@@ -10,13 +11,18 @@ export interface ClaimedExecution {
   source: string;
   attemptCount: number;
   startedAt: Date;
+  /** Rendered once, when the execution first started; every retry reuses them. */
+  variables: ExecutionVariables;
   request: RequestSpec;
   retryPolicy: RetryPolicy;
+  maxConcurrentExecutions: number;
+  onSuccessUrl: string | null;
+  onFailureUrl: string | null;
 }
 
 export type ClaimResult =
   | { claimed: ClaimedExecution }
-  /** Not yet: its next attempt is later, or another live worker holds it. */
+  /** Not yet: its next attempt is later, another live worker holds it, or the job has no free slot. */
   | { retryAt: Date }
   /** Nothing to do: finished, waiting, deleted, or already taken past this attempt. */
   | { skip: string };
@@ -30,51 +36,96 @@ interface ClaimRow {
   source: string;
   attempt_count: number;
   started_at: Date;
+  variables: ExecutionVariables;
   request: RequestSpec;
   retry_policy: RetryPolicy;
+  max_concurrent_executions: number;
+  on_success_url: string | null;
+  on_failure_url: string | null;
+}
+
+// How long an execution held back by max_concurrent_executions waits before looking again,
+// unless a finishing sibling wakes it first.
+export const SLOT_RETRY_MS = 1_000;
+
+type Tx = Prisma.TransactionClient | Db;
+
+function toClaimed(row: ClaimRow): ClaimedExecution {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    jobId: row.job_id,
+    jobName: row.job_name,
+    jobKind: row.kind,
+    source: row.source,
+    attemptCount: row.attempt_count,
+    startedAt: row.started_at,
+    variables: row.variables,
+    request: row.request,
+    retryPolicy: row.retry_policy,
+    maxConcurrentExecutions: row.max_concurrent_executions,
+    onSuccessUrl: row.on_success_url,
+    onFailureUrl: row.on_failure_url,
+  };
 }
 
 /**
- * Takes an execution for its next attempt in one statement: a queued one, or a running one
- * whose worker's lease ran out (that worker died). The lease makes every other worker wait.
+ * The claiming UPDATE. With `capChecked` false a queued execution starts only when its
+ * job has no concurrency cap, which keeps the common case to this one statement.
  */
-export async function claimAttempt(db: Db, executionId: string, now: Date, leaseMs: number): Promise<ClaimResult> {
+async function updateClaim(db: Tx, executionId: string, now: Date, leaseMs: number, variables: ExecutionVariables, capChecked: boolean) {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const rows = await db.$queryRaw<ClaimRow[]>`
-    WITH claimed AS (
-      UPDATE executions
-         SET status = 'running', locked_until = ${leaseUntil}, started_at = COALESCE(started_at, ${now}), updated_at = ${now}
-       WHERE id = ${executionId}
-         AND next_attempt_at <= ${now}
-         AND (status = 'queued' OR (status = 'running' AND (locked_until IS NULL OR locked_until < ${now})))
-       RETURNING id, workspace_id, job_id, job_name, source, attempt_count, started_at
-    )
-    SELECT c.*, j.kind, j.request, j.retry_policy FROM claimed c JOIN jobs j ON j.id = c.job_id`;
-  const row = rows[0];
-  if (row) {
-    return {
-      claimed: {
-        id: row.id,
-        workspaceId: row.workspace_id,
-        jobId: row.job_id,
-        jobName: row.job_name,
-        jobKind: row.kind,
-        source: row.source,
-        attemptCount: row.attempt_count,
-        startedAt: row.started_at,
-        request: row.request,
-        retryPolicy: row.retry_policy,
-      },
-    };
-  }
+    UPDATE executions AS e
+       SET status = 'running', locked_until = ${leaseUntil}, started_at = COALESCE(e.started_at, ${now}), updated_at = ${now},
+           variables = COALESCE(e.variables, ${JSON.stringify(variables)}::jsonb)
+      FROM jobs AS j
+     WHERE e.id = ${executionId} AND j.id = e.job_id
+       AND e.next_attempt_at <= ${now}
+       AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR ${capChecked}))
+         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < ${now})))
+    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables,
+              j.kind, j.request, j.retry_policy, j.max_concurrent_executions, j.on_success_url, j.on_failure_url`;
+  return rows[0];
+}
+
+/**
+ * Starts a queued execution of a capped job if a slot is free. The job row lock makes
+ * executors check and take slots of one job one at a time, so the cap holds across processes;
+ * an execution between retries still counts as running and keeps its slot.
+ */
+async function claimCapped(db: Db, executionId: string, jobId: string, cap: number, now: Date, leaseMs: number, variables: ExecutionVariables) {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM jobs WHERE id = ${jobId} FOR UPDATE`;
+    const [{ running }] = await tx.$queryRaw<{ running: number }[]>`
+      SELECT count(*)::int AS running FROM executions WHERE job_id = ${jobId} AND status = 'running'`;
+    if (running >= cap) return null;
+    return (await updateClaim(tx, executionId, now, leaseMs, variables, true)) ?? null;
+  });
+}
+
+/**
+ * Takes an execution for its next attempt: a queued one (within its job's concurrency cap),
+ * or a running one whose worker's lease ran out (that worker died). The lease makes every
+ * other worker wait. `variables` are stored only if the execution has none yet.
+ */
+export async function claimAttempt(db: Db, executionId: string, now: Date, leaseMs: number, variables: ExecutionVariables): Promise<ClaimResult> {
+  const row = await updateClaim(db, executionId, now, leaseMs, variables, false);
+  if (row) return { claimed: toClaimed(row) };
   const current = await db.execution.findUnique({
     where: { id: executionId },
-    select: { status: true, nextAttemptAt: true, lockedUntil: true },
+    select: { status: true, nextAttemptAt: true, lockedUntil: true, jobId: true, job: { select: { maxConcurrentExecutions: true } } },
   });
   if (!current) return { skip: 'execution no longer exists' };
   if (current.status !== 'queued' && current.status !== 'running') return { skip: `execution is ${current.status}` };
   if (current.nextAttemptAt > now) return { retryAt: current.nextAttemptAt };
   if (current.lockedUntil && current.lockedUntil >= now) return { retryAt: new Date(current.lockedUntil.getTime() + 1) };
+  const cap = current.job.maxConcurrentExecutions;
+  if (current.status === 'queued' && cap > 0) {
+    const capped = await claimCapped(db, executionId, current.jobId, cap, now, leaseMs, variables);
+    if (capped) return { claimed: toClaimed(capped) };
+    return { retryAt: new Date(now.getTime() + SLOT_RETRY_MS * (0.8 + 0.4 * Math.random())) };
+  }
   // It changed between the update and the read: look again shortly.
   return { retryAt: new Date(now.getTime() + 100) };
 }

@@ -1,5 +1,7 @@
 import type { HttpResult } from '../http/http-client.js';
-import type { RetryPolicy } from '../jobs/job-schema.js';
+import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
+import { checkAssertions } from './response-assertions.js';
+import { matchResponse } from './response-matcher.js';
 
 export type AttemptStatus = 'SUCCESS' | 'TIMEOUT' | 'CONNECTION_ERROR' | 'HTTP_ERROR';
 
@@ -19,13 +21,16 @@ export function httpErrorClass(statusCode: number): string {
 }
 
 /**
- * Success, retry or failure of one attempt (SPEC 2.4, 3.2; DECISIONS D5): timeouts and
- * connection errors are retried, a status in retry_on_statuses is retried, any other
- * status outside success_statuses fails at once; no retry once max_attempts are used.
+ * Success, retry or failure of one attempt (SPEC 2.3, 2.4, 3.2; DECISIONS D5): timeouts and
+ * connection errors are retried, a status in retry_on_statuses is retried, any other status
+ * outside success_statuses fails at once; no retry once max_attempts are used. Only a success
+ * status is matched against the body: matching never rescues a failed status, and a response
+ * that fails matching or an assertion fails at once as RESPONSE_MISMATCH.
  */
 export function decideAttempt(
   result: HttpResult,
-  request: { success_statuses: number[] },
+  bodyText: string,
+  request: Pick<RequestSpec, 'success_statuses' | 'response_matcher' | 'response_assertions'>,
   retry: RetryPolicy,
   attemptNumber: number,
 ): AttemptVerdict {
@@ -35,16 +40,24 @@ export function decideAttempt(
     const retryable = !FINAL_TRANSPORT.has(result.errorClass);
     return { status, errorClass: result.errorClass, errorMessage: result.message, outcome: retryable && attemptsLeft ? 'retry' : 'failed' };
   }
-  if (request.success_statuses.includes(result.statusCode)) {
-    return { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' };
+  if (!request.success_statuses.includes(result.statusCode)) {
+    const retryable = retry.retry_on_statuses.includes(result.statusCode);
+    return {
+      status: 'HTTP_ERROR',
+      errorClass: httpErrorClass(result.statusCode),
+      errorMessage: `status ${result.statusCode} is not a success status`,
+      outcome: retryable && attemptsLeft ? 'retry' : 'failed',
+    };
   }
-  const retryable = retry.retry_on_statuses.includes(result.statusCode);
-  return {
-    status: 'HTTP_ERROR',
-    errorClass: httpErrorClass(result.statusCode),
-    errorMessage: `status ${result.statusCode} is not a success status`,
-    outcome: retryable && attemptsLeft ? 'retry' : 'failed',
-  };
+  const matched = matchResponse(request.response_matcher, bodyText);
+  if (!matched.ok) return mismatch(matched.reason);
+  const asserted = checkAssertions(request.response_assertions, { statusCode: result.statusCode, headers: result.allHeaders, bodyText });
+  if (!asserted.ok) return mismatch(`assertions failed: ${asserted.failures.join('; ')}`);
+  return { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' };
+}
+
+function mismatch(message: string): AttemptVerdict {
+  return { status: 'HTTP_ERROR', errorClass: 'RESPONSE_MISMATCH', errorMessage: message, outcome: 'failed' };
 }
 
 /** Delay before attempt n+1: 250 ms x 2^n, times a random factor in [0.8, 1.2] (D5). */

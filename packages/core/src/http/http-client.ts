@@ -24,7 +24,17 @@ export interface OutboundRequest {
 
 /** What a call produced: a response (any status) or a transport failure. Never thrown. */
 export type HttpResult =
-  | { kind: 'response'; statusCode: number; headers: Record<string, string>; body: Buffer; truncated: boolean; latencyMs: number }
+  | {
+      kind: 'response';
+      statusCode: number;
+      /** The headers worth storing with the attempt. */
+      headers: Record<string, string>;
+      /** Every response header, for assertions; not stored. */
+      allHeaders: Record<string, string>;
+      body: Buffer;
+      truncated: boolean;
+      latencyMs: number;
+    }
   | { kind: 'error'; errorClass: TransportErrorClass; message: string; latencyMs: number };
 
 export interface HttpClient {
@@ -47,13 +57,16 @@ export function classifyTransportError(error: unknown): { errorClass: TransportE
   return { errorClass: 'CONNECTION_ERROR', message };
 }
 
-function keptHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
+function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const value = raw[name];
+  for (const [name, value] of Object.entries(raw)) {
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+function keptHeaders(all: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(KEPT_HEADERS.filter((name) => name in all).map((name) => [name, all[name]]));
 }
 
 /**
@@ -104,23 +117,32 @@ export function createHttpClient(options: { allowPrivateTargets: boolean; maxSoc
         const chunks: Buffer[] = [];
         let size = 0;
         let statusCode = 0;
-        let headers: Record<string, string> = {};
+        let allHeaders: Record<string, string> = {};
         stream.on('response', (response: http.IncomingMessage) => {
           statusCode = response.statusCode ?? 0;
-          headers = keptHeaders(response.headers);
+          allHeaders = flatHeaders(response.headers);
+        });
+        const response = (truncated: boolean): HttpResult => ({
+          kind: 'response',
+          statusCode,
+          headers: keptHeaders(allHeaders),
+          allHeaders,
+          body: Buffer.concat(chunks),
+          truncated,
+          latencyMs: elapsed(),
         });
         stream.on('data', (chunk: Buffer) => {
           const room = MAX_BODY_BYTES - size;
           if (chunk.length >= room) {
             chunks.push(chunk.subarray(0, room));
             size += room;
-            finish({ kind: 'response', statusCode, headers, body: Buffer.concat(chunks), truncated: true, latencyMs: elapsed() });
+            finish(response(true));
             return;
           }
           chunks.push(chunk);
           size += chunk.length;
         });
-        stream.on('end', () => finish({ kind: 'response', statusCode, headers, body: Buffer.concat(chunks), truncated: false, latencyMs: elapsed() }));
+        stream.on('end', () => finish(response(false)));
         stream.on('error', (error: Error) => finish({ kind: 'error', ...classifyTransportError(error), latencyMs: elapsed() }));
       });
     },

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { isBlockedLiteralHost } from '../http/target-guard.js';
+import { placeholderSafeUrl } from '../templates/template.js';
 import type { JobInput } from './job-schema.js';
 
 /** Rejects at save time the targets that can never be called: localhost and private literal addresses. */
@@ -10,7 +11,9 @@ export function checkJobTargets(config: Pick<Config, 'allowPrivateTargets'>, job
   const check = (path: string, url: string | null | undefined) => {
     if (url && isBlockedLiteralHost(url)) problems.push({ path, message: 'must be a publicly reachable address (loopback, private and link-local hosts are refused)' });
   };
-  check('request.url', job.request?.url);
+  // Placeholders are not URL syntax (a `{` in the host does not parse); the host they leave is checked
+  // again on the resolved address at connect time.
+  check('request.url', job.request ? placeholderSafeUrl(job.request.url) : undefined);
   check('on_success_url', job.on_success_url);
   check('on_failure_url', job.on_failure_url);
   if (problems.length > 0) throw AppError.validation(problems);

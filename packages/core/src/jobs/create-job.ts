@@ -8,6 +8,7 @@ import { jobSchema, STEP_KINDS, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
 import { jobColumns } from './job-data.js';
 import { checkJobTargets } from './check-job-targets.js';
+import { checkJobReferences } from './check-job-references.js';
 import { findJob } from './job-store.js';
 
 export interface CreateJobResult {
@@ -28,6 +29,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   if (input.state === 'completed') throw AppError.validation([{ path: 'state', message: 'a new job cannot be completed' }]);
   assertSupportedKind(input.kind);
   checkJobTargets(deps.config, input);
+  await checkJobReferences(deps.db, workspaceId, input);
 
   if (idempotencyKey !== undefined) {
     const existing = await deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });

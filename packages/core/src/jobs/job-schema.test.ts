@@ -369,8 +369,25 @@ describe('jobSchema request', () => {
     expect(pathsOf(withRequest({ response_matcher: { success_pattern: 'ok', flags } }))).toEqual(['request.response_matcher.flags']);
   });
 
-  it('rejects the incompatible flags u and v together', () => {
-    expect(pathsOf(withRequest({ response_matcher: { success_pattern: 'ok', flags: 'uv' } }))).toEqual(['request.response_matcher']);
+  it('accepts u and v together: patterns run on RE2, which is always Unicode-aware and ignores both', () => {
+    expect(check(withRequest({ response_matcher: { success_pattern: 'ok', flags: 'uv' } })).request!.response_matcher).toEqual({ success_pattern: 'ok', flags: 'uv' });
+  });
+
+  it('rejects lookahead, which RE2 cannot run, at save time', () => {
+    const details = detailsOf(withRequest({ response_matcher: { success_pattern: 'a(?=b)' } }));
+    expect(details.map((d) => d.path)).toEqual(['request.response_matcher']);
+    expect(details[0].message).toMatch(/lookahead/);
+  });
+
+  it('rejects invalid assertions and output templates with their problems', () => {
+    const details = detailsOf(
+      withRequest({
+        response_assertions: { json: [{ path: '$.a', op: 'gt', value: 'x' }], status: [{ op: 'in', value: 200 }] },
+        response_output_template: { id: '$.[' },
+      }),
+    );
+    expect(details.map((d) => d.path).sort()).toEqual(['request.response_assertions', 'request.response_output_template']);
+    expect(details.find((d) => d.path === 'request.response_assertions')!.message).toMatch(/gt needs a number.*in needs an array|in needs an array.*gt needs a number/);
   });
 
   it('rejects unknown response_matcher fields', () => {

@@ -1,5 +1,9 @@
 import Joi from 'joi';
 import { CronError, parseCron } from '../schedules/cron.js';
+import { placeholderSafeUrl } from '../templates/template.js';
+import { validateAssertions } from '../executions/response-assertions.js';
+import { validateMatcher } from '../executions/response-matcher.js';
+import { validateOutputTemplate } from '../executions/output-template.js';
 
 export const JOB_KINDS = ['recurring', 'cron', 'scheduled', 'one_time', 'workflow', 'webhook_trigger'] as const;
 export const REQUEST_KINDS = ['recurring', 'cron', 'scheduled', 'one_time'] as const;
@@ -14,6 +18,13 @@ const statusCode = Joi.number().integer().min(100).max(599);
 const statusList = Joi.array().items(statusCode).unique().max(100);
 
 export const urlSchema = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
+
+// A request URL may hold {{...}} placeholders; it must be a valid URL once they are filled in.
+const templatedUrlSchema = Joi.string()
+  .max(2048)
+  .custom((value: string, helpers) =>
+    urlSchema.validate(placeholderSafeUrl(value)).error ? helpers.message({ custom: 'must be a valid http or https URL' }) : value,
+  );
 
 const cronExpression = Joi.string()
   .max(200)
@@ -32,6 +43,12 @@ export const regexFlags = Joi.string()
   .custom((value: string, helpers) => (new Set(value).size === value.length ? value : helpers.message({ custom: 'has a repeated flag' })))
   .messages({ 'string.pattern.base': 'must contain only valid JavaScript regex flags (d, g, i, m, s, u, v, y)' });
 
+/** Runs a problems-listing check as a joi rule, reporting all of them in one message. */
+const checkedBy = (check: (value: never) => string[]) => (value: unknown, helpers: Joi.CustomHelpers) => {
+  const problems = check(value as never);
+  return problems.length === 0 ? value : helpers.message({ custom: problems.join('; ') });
+};
+
 const assertionOps = ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists', 'gt', 'gte', 'lt', 'lte', 'matches', 'in'];
 const assertion = (extra: Record<string, Joi.Schema>) =>
   Joi.object({ op: Joi.string().valid(...assertionOps).required(), value: Joi.any(), ...extra });
@@ -41,29 +58,16 @@ export const responseAssertionsSchema = Joi.object({
   json: Joi.array().items(assertion({ path: Joi.string().pattern(/^\$/).max(500).required() })).max(50),
   text: Joi.array().items(assertion({})).max(50),
   headers: Joi.array().items(assertion({ name: Joi.string().max(200).required() })).max(50),
-});
+}).custom(checkedBy(validateAssertions));
 
 export const responseMatcherSchema = Joi.object({
   success_pattern: Joi.string().max(1000),
   failure_pattern: Joi.string().max(1000),
   flags: regexFlags,
-}).custom((value: ResponseMatcher, helpers) => {
-  // Name every bad pattern, not just the first: the error has to list every problem at once.
-  const problems: string[] = [];
-  for (const key of ['success_pattern', 'failure_pattern'] as const) {
-    const pattern = value[key];
-    if (pattern === undefined) continue;
-    try {
-      new RegExp(pattern, value.flags ?? '');
-    } catch (error) {
-      problems.push(`${key} is not a valid regular expression: ${(error as Error).message}`);
-    }
-  }
-  return problems.length === 0 ? value : helpers.message({ custom: problems.join('; ') });
-});
+}).custom(checkedBy(validateMatcher));
 
 export const requestSchema = Joi.object({
-  url: urlSchema.required(),
+  url: templatedUrlSchema.required(),
   method: Joi.string().valid(...HTTP_METHODS).default('GET'),
   headers: Joi.object()
     .pattern(Joi.string().pattern(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/).max(200), Joi.string().max(8192))
@@ -74,7 +78,7 @@ export const requestSchema = Joi.object({
   success_statuses: statusList.min(1).default(DEFAULT_SUCCESS_STATUSES),
   response_matcher: responseMatcherSchema,
   response_assertions: responseAssertionsSchema,
-  response_output_template: Joi.any(),
+  response_output_template: Joi.any().custom(checkedBy(validateOutputTemplate)),
 });
 
 export const retryPolicySchema = Joi.object({

@@ -8,6 +8,7 @@ import { jobSchema, STEP_KINDS, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
 import { jobColumns } from './job-data.js';
 import { checkJobTargets } from './check-job-targets.js';
+import { checkJobReferences } from './check-job-references.js';
 import { assertSupportedKind } from './create-job.js';
 import { cancelPendingFires, lockJob } from './job-store.js';
 
@@ -89,6 +90,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
     assertSupportedKind(input.kind);
     allowedStateChange(job, input);
     checkJobTargets(deps.config, input);
+    await checkJobReferences(tx, workspaceId, input);
 
     const replan = scheduleTouched || input.state !== job.state;
     const anchor = replan ? now : job.scheduleAnchor;

@@ -15,6 +15,11 @@ export const catalog = {
     job: 'execution.finished',
     schema: Joi.object({ executionId: Joi.string().required(), status: Joi.string().required() }).unknown(true),
   },
+  delivery: {
+    queue: 'deliveries',
+    job: 'delivery.send',
+    schema: Joi.object({ deliveryId: Joi.string().required(), attempt: Joi.number().integer().min(1).required() }).unknown(true),
+  },
 } as const;
 
 export interface ExecutionPayload {
@@ -28,9 +33,19 @@ export interface NotificationPayload {
   status: string;
 }
 
+export interface DeliveryPayload {
+  deliveryId: string;
+  /** The delivery attempt this queue job is for: part of its id, so each attempt is queued once. */
+  attempt: number;
+}
+
 export type QueueName = keyof typeof catalog;
 
 /** Deterministic BullMQ job ids: re-adding the same attempt is a no-op while it is still queued. */
 export function executionJobId(executionId: string, attempt: number): string {
   return `${executionId}-${attempt}`;
+}
+
+export function deliveryJobId(deliveryId: string, attempt: number): string {
+  return `${deliveryId}-${attempt}`;
 }

@@ -1,9 +1,15 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { catalog, executionJobId, type ExecutionPayload, type NotificationPayload } from './catalog.js';
+import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload, type NotificationPayload } from './catalog.js';
 
 export interface ExecutionEnqueue {
   executionId: string;
+  attempt: number;
+  runAt: Date;
+}
+
+export interface DeliveryEnqueue {
+  deliveryId: string;
   attempt: number;
   runAt: Date;
 }
@@ -12,6 +18,9 @@ export interface ExecutionEnqueue {
 export interface Queues {
   enqueueExecutions(items: ExecutionEnqueue[]): Promise<void>;
   enqueueNotification(payload: NotificationPayload): Promise<void>;
+  enqueueDeliveries(items: DeliveryEnqueue[]): Promise<void>;
+  /** Moves these executions' queued attempts, if delayed, to run now (a concurrency slot freed). */
+  wakeExecutions(items: { executionId: string; attempt: number }[]): Promise<void>;
   /** The BullMQ queues themselves, for the admin dashboard only. */
   dashboardQueues(): Queue[];
   close(): Promise<void>;
@@ -45,7 +54,8 @@ export function createQueues(
   const timeoutMs = options.timeoutMs ?? 2_000;
   const executions = new Queue<ExecutionPayload>(catalog.execution.queue, { connection, prefix });
   const notifications = new Queue<NotificationPayload>(catalog.notification.queue, { connection, prefix });
-  for (const queue of [executions, notifications]) queue.on('error', (error) => options.onError?.(error));
+  const deliveries = new Queue<DeliveryPayload>(catalog.delivery.queue, { connection, prefix });
+  for (const queue of [executions, notifications, deliveries]) queue.on('error', (error) => options.onError?.(error));
   return {
     async enqueueExecutions(items) {
       if (items.length === 0) return;
@@ -72,11 +82,37 @@ export function createQueues(
         timeoutMs,
       );
     },
+    async enqueueDeliveries(items) {
+      if (items.length === 0) return;
+      const t = now();
+      await bounded(
+        deliveries.addBulk(
+          items.map((item) => ({
+            name: catalog.delivery.job,
+            data: { deliveryId: item.deliveryId, attempt: item.attempt },
+            opts: { ...baseOptions, jobId: deliveryJobId(item.deliveryId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
+          })),
+        ),
+        timeoutMs,
+      );
+    },
+    async wakeExecutions(items) {
+      await bounded(
+        Promise.all(
+          items.map(async (item) => {
+            const job = await executions.getJob(executionJobId(item.executionId, item.attempt));
+            // It may have started on its own in the meantime: then there is nothing to wake.
+            if (job && (await job.isDelayed())) await job.promote().catch(() => undefined);
+          }),
+        ),
+        timeoutMs,
+      );
+    },
     dashboardQueues() {
-      return [executions, notifications] as Queue[];
+      return [executions, notifications, deliveries] as Queue[];
     },
     async close() {
-      await Promise.all([executions.close(), notifications.close()]);
+      await Promise.all([executions.close(), notifications.close(), deliveries.close()]);
     },
   };
 }

@@ -28,7 +28,7 @@ export async function prepareDatabase(config: Config, logger: Logger): Promise<v
   if (config.bootstrapApiToken) {
     const db = createDb(config.databaseUrl, { max: 1 });
     try {
-      await ensureBootstrapWorkspace(db, config.bootstrapApiToken);
+      await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken);
     } finally {
       await db.$disconnect();
     }

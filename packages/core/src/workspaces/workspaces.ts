@@ -1,8 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import Joi from 'joi';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { newId, newToken } from '../ids/ids.js';
+import { encryptValue } from '../secrets/crypto.js';
+import { generateSigningKey } from '../signatures/signing-key-format.js';
 import { validate } from '../validation/validate.js';
 
 export const API_TOKEN_PREFIX = 'csk_';
@@ -11,8 +13,9 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function newSigningKey(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
+/** Encrypted at rest like secrets: the key is what lets anyone forge our requests. */
+function newStoredSigningKey(encryptionKey: Buffer): string {
+  return encryptValue(encryptionKey, generateSigningKey());
 }
 
 const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
@@ -23,9 +26,9 @@ async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKE
   return { id, api_token: token };
 }
 
-export async function createWorkspace(db: Db, body: unknown) {
+export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unknown) {
   const { name } = validate<{ name: string }>(createWorkspaceSchema, body);
-  const workspace = await db.workspace.create({ data: { id: newId('wsp'), name, signingKey: newSigningKey() } });
+  const workspace = await db.workspace.create({ data: { id: newId('wsp'), name, signingKey: newStoredSigningKey(encryptionKey) } });
   const token = await issueToken(db, workspace.id);
   return { id: workspace.id, name: workspace.name, api_token: token.api_token, created_at: workspace.createdAt.toISOString(), updated_at: workspace.updatedAt.toISOString() };
 }
@@ -42,13 +45,13 @@ export async function revokeApiToken(db: Db, tokenId: string): Promise<void> {
 }
 
 /** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, D1). */
-export async function ensureBootstrapWorkspace(db: Db, token: string): Promise<string> {
+export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, token: string): Promise<string> {
   const tokenHash = hashToken(token);
   const known = await db.apiToken.findUnique({ where: { tokenHash } });
   if (known) return known.workspaceId;
   const workspace =
     (await db.workspace.findFirst({ where: { name: 'default' }, orderBy: { createdAt: 'asc' } })) ??
-    (await db.workspace.create({ data: { id: newId('wsp'), name: 'default', signingKey: newSigningKey() } }));
+    (await db.workspace.create({ data: { id: newId('wsp'), name: 'default', signingKey: newStoredSigningKey(encryptionKey) } }));
   await db.apiToken.upsert({ where: { tokenHash }, create: { id: newId('tok'), workspaceId: workspace.id, tokenHash }, update: {} });
   return workspace.id;
 }

@@ -1,0 +1,112 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { createJob, generateSigningKey, getExecution, getSigningKey, rotateSigningKey } from '@cronsvc/core';
+import { createTestContext, startTargetServer, waitFor, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { startExecutor, type Executor } from '../src/executor.js';
+
+// End to end (DECISIONS D5): the executor signs each request the Standard Webhooks way and a
+// target verifies it with the stock `standardwebhooks` library and the key GET /v1/signing-key
+// answers (getSigningKey is what that endpoint returns).
+
+let ctx: TestContext;
+let target: TargetServer;
+let executor: Executor;
+let workspaceId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  target = await startTargetServer();
+  executor = startExecutor(ctx.runtime);
+  workspaceId = (await ctx.workspace('signed')).id;
+});
+afterAll(async () => {
+  await executor.stop();
+  await target.close();
+  await ctx.close();
+});
+beforeEach(() => {
+  target.received.length = 0;
+  target.handle((_req, res) => void res.end('ok'));
+});
+
+async function run(request: Record<string, unknown>): Promise<string> {
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'signed', kind: 'one_time', request });
+  const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
+  await waitFor(
+    async () => {
+      const status = (await getExecution(ctx.runtime, workspaceId, exe.id)).status;
+      return status === 'succeeded' || status === 'failed';
+    },
+    { what: `execution ${exe.id} to finish` },
+  );
+  return exe.id;
+}
+
+/** What a target's verifier sees: every header as a single string, as frameworks hand them over. */
+function flat(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? '']));
+}
+
+function verify(secret: string, received: ReceivedRequest): unknown {
+  return new Webhook(secret).verify(received.body, flat(received.headers));
+}
+
+const signingKey = async () => (await getSigningKey(ctx.runtime, workspaceId)).signing_key;
+
+describe('signed outbound requests', () => {
+  it('signs a JSON body so the target verifies it with the workspace key', async () => {
+    const key = await signingKey();
+    const executionId = await run({ url: `${target.url}/hook`, method: 'POST', body: { hello: 'world' } });
+    expect(target.received).toHaveLength(1);
+    const got = target.received[0];
+    expect(got.body).toBe('{"hello":"world"}');
+    expect(verify(key, got)).toEqual({ hello: 'world' });
+    expect(got.headers['webhook-id']).toBe(executionId);
+    expect(got.headers['x-cron-service-execution-id']).toBe(executionId);
+    expect(got.headers['x-cron-service-signature']).toBe(got.headers['webhook-signature']);
+    expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(() => verify(generateSigningKey(), got)).toThrow(WebhookVerificationError);
+  });
+
+  it('signs a request without a body over the empty string', async () => {
+    const key = await signingKey();
+    const executionId = await run({ url: `${target.url}/ping` });
+    const got = target.received[0];
+    expect(got).toMatchObject({ method: 'GET', body: '' });
+    expect(got.headers['webhook-signature']).toMatch(/^v1,/);
+    expect(() => verify(key, got)).not.toThrow();
+    expect(() => new Webhook(key).verify('{}', flat(got.headers))).toThrow(WebhookVerificationError);
+    expect(got.headers['webhook-id']).toBe(executionId);
+    expect(got.headers['x-cron-service-signature']).toBe(got.headers['webhook-signature']);
+  });
+
+  it('signs every attempt afresh under the same webhook-id', async () => {
+    const key = await signingKey();
+    let calls = 0;
+    target.handle((_req, res) => {
+      calls += 1;
+      res.statusCode = calls === 1 ? 503 : 200;
+      res.end();
+    });
+    const executionId = await run({ url: target.url, method: 'PUT', body: 'plain text' });
+    expect(target.received).toHaveLength(2);
+    for (const got of target.received) {
+      expect(got.headers['webhook-id']).toBe(executionId);
+      expect(() => new Webhook(key).verify(got.body, flat(got.headers), { jsonParse: false })).not.toThrow();
+    }
+  });
+
+  it('after a rotation, carries signatures that both the old and the new key verify', async () => {
+    const old = await signingKey();
+    const fresh = (await rotateSigningKey(ctx.runtime, workspaceId)).signing_key;
+    expect(fresh).not.toBe(old);
+    const executionId = await run({ url: target.url, method: 'POST', body: [1, 2, 3] });
+    const got = target.received[0];
+    expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verify(fresh, got)).toEqual([1, 2, 3]);
+    expect(verify(old, got)).toEqual([1, 2, 3]);
+    expect(got.headers['x-cron-service-signature']).toBe(got.headers['webhook-signature']);
+    expect(got.headers['webhook-id']).toBe(executionId);
+  });
+});

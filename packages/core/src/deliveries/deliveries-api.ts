@@ -1,0 +1,67 @@
+import Joi from 'joi';
+import type { Delivery, Prisma } from '../db/generated/client.js';
+import { AppError } from '../errors/app-error.js';
+import { pagingKeys, type Page } from '../lists/paging.js';
+import type { Deps } from '../runtime/deps.js';
+import { validate } from '../validation/validate.js';
+
+export const DELIVERY_STATUSES = ['pending', 'processing', 'sent', 'failed'] as const;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** A delivery as the API shows it (DECISIONS D8); callbacks have no channel or rule. */
+export function serializeDelivery(d: Delivery): Record<string, unknown> {
+  return {
+    id: d.id,
+    kind: d.kind,
+    channel_id: null,
+    rule_id: null,
+    event: d.event,
+    execution_id: d.executionId,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    // While it is being sent, next_attempt_at holds the sender's lease, not a planned attempt.
+    next_attempt_at: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
+    sent_at: iso(d.sentAt),
+    created_at: iso(d.createdAt),
+    updated_at: iso(d.updatedAt),
+  };
+}
+
+const querySchema = Joi.object({ status: Joi.string().valid(...DELIVERY_STATUSES), ...pagingKeys });
+
+export async function listDeliveries(
+  deps: Pick<Deps, 'db'>,
+  workspaceId: string,
+  query: unknown,
+  executionId?: string,
+): Promise<Page<Delivery>> {
+  const q = validate<{ status?: string; limit: number; offset: number }>(querySchema.prefs({ convert: true }), query);
+  const where: Prisma.DeliveryWhereInput = { workspaceId, ...(executionId ? { executionId } : {}), ...(q.status ? { status: q.status } : {}) };
+  const [data, total] = await Promise.all([
+    deps.db.delivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: q.limit, skip: q.offset }),
+    deps.db.delivery.count({ where }),
+  ]);
+  return { data, total, limit: q.limit, offset: q.offset };
+}
+
+/** A failed delivery starts a new round of attempts (SPEC 3.3, D8); anything else is 409. */
+export async function retryDelivery(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<Delivery> {
+  const now = deps.clock.now();
+  const { count } = await deps.db.delivery.updateMany({
+    where: { id, workspaceId, status: 'failed' },
+    data: { status: 'pending', attempts: 0, nextAttemptAt: now, lastError: null },
+  });
+  const delivery = await deps.db.delivery.findFirst({ where: { id, workspaceId } });
+  if (!delivery) throw AppError.notFound('delivery');
+  if (count === 0) throw AppError.invalidState(`delivery is ${delivery.status}; only a failed delivery can be retried`);
+  try {
+    await deps.queues.enqueueDeliveries([{ deliveryId: id, attempt: 1, runAt: now }]);
+  } catch (error) {
+    deps.logger.warn('queueing a delivery retry failed; the reconciler will queue it', { deliveryId: id, error: (error as Error).message });
+  }
+  return delivery;
+}

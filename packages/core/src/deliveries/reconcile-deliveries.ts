@@ -1,0 +1,17 @@
+import type { Deps } from '../runtime/deps.js';
+
+/**
+ * Queues deliveries Redis should hold but may have lost: pending ones due before
+ * `dueBefore`, and processing ones whose sender's lease expired.
+ */
+export async function reconcileDeliveries(deps: Deps, options: { dueBefore: Date; batchSize?: number }): Promise<number> {
+  const rows = await deps.db.$queryRaw<{ id: string; attempts: number; next_attempt_at: Date | null }[]>`
+    SELECT id, attempts, next_attempt_at FROM deliveries
+     WHERE (status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= ${options.dueBefore}))
+        OR (status = 'processing' AND next_attempt_at < ${deps.clock.now()})
+     ORDER BY next_attempt_at
+     LIMIT ${options.batchSize ?? 1000}`;
+  // A processing delivery's next attempt is the one after the attempt its dead sender counted.
+  await deps.queues.enqueueDeliveries(rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1, runAt: r.next_attempt_at ?? deps.clock.now() })));
+  return rows.length;
+}

@@ -1,0 +1,89 @@
+import { jsonPathProblem, queryJsonPath } from './json-path.js';
+
+const body = JSON.stringify({
+  id: 'run-1',
+  status: 'ok',
+  count: 3,
+  items: [
+    { name: 'a', score: 10, tags: ['x'] },
+    { name: 'b', score: 20, tags: [] },
+  ],
+  meta: { 'content.type': 'json', nested: { deep: true } },
+});
+
+describe('queryJsonPath', () => {
+  const doc = JSON.parse(body) as unknown;
+
+  it('reports found with the value for one match and not found for none', () => {
+    expect(queryJsonPath('$.count', doc)).toEqual({ found: true, value: 3 });
+    expect(queryJsonPath('$.absent', doc)).toEqual({ found: false });
+  });
+
+  it('treats a null value as found', () => {
+    expect(queryJsonPath('$.a', { a: null })).toEqual({ found: true, value: null });
+  });
+
+  it('skips nodes on which a filter cannot be evaluated instead of failing the whole query', () => {
+    const items = { items: [{ id: 1 }, { id: 2, owner: { name: 'ann' } }] };
+    expect(queryJsonPath('$.items[?(@.owner.name == "ann")].id', items)).toEqual({ found: true, value: 2 });
+  });
+
+  it('throws on a refused path', () => {
+    expect(() => queryJsonPath('$.items[?(@.name.toUpperCase() == "A")]', doc)).toThrow(/function calls/);
+  });
+
+  it('refuses method calls even though jsonpath-plus would run them', () => {
+    expect(() => queryJsonPath('$.items[?(@.name.match("(a+)+$"))]', doc)).toThrow(/function calls are not allowed/);
+  });
+});
+
+describe('jsonPathProblem', () => {
+  it.each([
+    '$',
+    '$.id',
+    '$.items[0].name',
+    '$.items[*]',
+    '$.items.*',
+    '$.items[0,1]',
+    '$.items[1:]',
+    '$.items[-1:]',
+    '$.items[0:2:1]',
+    "$.meta['content.type']",
+    '$.meta["content.type"]',
+    '$..name',
+    '$..*',
+    '$..[0]',
+    '$.items[?(@.score >= 10 && @.name != "b")]',
+    '$.items[?(@.tags[0] == "x")]',
+    '$.items[?(@root.count > 1)]',
+    '$.items[(@.length - 1)]',
+    '$.$ref',
+    '$.some-key',
+  ])('accepts %s', (path) => {
+    expect(jsonPathProblem(path)).toBeNull();
+  });
+
+  it.each([
+    ['id', /must start with \$/],
+    ['$.[', /unclosed|unexpected|property name/],
+    ['$.a[', /unclosed/],
+    ['$.a]', /unexpected/],
+    ['$.', /property name/],
+    ['$..', /property name/],
+    ['$..a..b', /only once/],
+    ['$.items[0,0]', /repeats an index/],
+    ['$.items[-1]', /unsupported selector/],
+    ["$['a','b']", /unsupported selector/],
+    ["$['a,b']", /unsupported selector/],
+    ['$.items[?(@.name.match("a"))]', /function calls/],
+    ['$.items[?(x = 1)]', /not allowed|unknown name/],
+    ['$.items[?(process)]', /unknown name "process"/],
+    ['$.items[?(@.a[?(@.b)])]', /nested filters/],
+    ['$.items[?(@.a ==)]', /.+/],
+    ['$.a^', /unexpected/],
+    ['$.a~', /unexpected/],
+    ['$.a b', /unexpected/],
+  ])('refuses %s', (path, reason) => {
+    expect(jsonPathProblem(path)).toMatch(reason);
+  });
+});

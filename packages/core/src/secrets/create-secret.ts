@@ -1,0 +1,40 @@
+import Joi from 'joi';
+import { Prisma } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import { newId } from '../ids/ids.js';
+import type { Deps } from '../runtime/deps.js';
+import { SECRET_NAME } from '../templates/template.js';
+import { validate } from '../validation/validate.js';
+import { encryptValue } from './crypto.js';
+import { secretValueSchema } from './secret-value.js';
+import type { SecretRow } from './serialize-secret.js';
+
+const createSecretSchema = Joi.object({
+  name: Joi.string().pattern(SECRET_NAME).required().messages({
+    'string.pattern.base': 'must start with a letter or underscore and contain only letters, digits and underscores (at most 64)',
+  }),
+  value: secretValueSchema.required(),
+}).required();
+
+export async function createSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown): Promise<SecretRow> {
+  const input = validate<{ name: string; value: string }>(createSecretSchema, body);
+  const now = deps.clock.now();
+  try {
+    return await deps.db.secret.create({
+      data: {
+        id: newId('sec'),
+        workspaceId,
+        name: input.name,
+        value: encryptValue(deps.config.secretsEncryptionKey, input.value),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+  } catch (error) {
+    // The (workspace, name) unique index decides between racing creates, so no read-then-write.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw new AppError('conflict', `a secret named "${input.name}" already exists in this workspace`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,24 @@
+import Joi from 'joi';
+import { Prisma } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+import { validate } from '../validation/validate.js';
+import { encryptValue } from './crypto.js';
+import { secretValueSchema } from './secret-value.js';
+import type { SecretRow } from './serialize-secret.js';
+
+// Only the value changes: jobs and channels refer to a secret by name, so a rename would break them.
+const updateSecretSchema = Joi.object({ value: secretValueSchema.required() }).required();
+
+export async function updateSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, id: string, body: unknown): Promise<SecretRow> {
+  const input = validate<{ value: string }>(updateSecretSchema, body);
+  try {
+    return await deps.db.secret.update({
+      where: { id, workspaceId },
+      data: { value: encryptValue(deps.config.secretsEncryptionKey, input.value), updatedAt: deps.clock.now() },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') throw AppError.notFound('secret');
+    throw error;
+  }
+}

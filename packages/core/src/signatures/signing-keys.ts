@@ -1,0 +1,69 @@
+import type { Db } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+import { encryptValue } from '../secrets/crypto.js';
+import type { SigningKeys } from './sign.js';
+import { generateSigningKey, openSigningKey, signingKeyBytes } from './signing-key-format.js';
+
+/** How long after a rotation requests also carry a signature made with the previous key. */
+export const PREVIOUS_KEY_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** Rotations racing each other retry this often before giving up with 409 conflict. */
+const ROTATE_TRIES = 3;
+
+export interface SigningKeyView {
+  signing_key: string;
+  created_at: string;
+}
+
+async function workspaceKeys(db: Db, workspaceId: string) {
+  const row = await db.workspace.findUnique({
+    where: { id: workspaceId },
+    select: { signingKey: true, signingKeyCreatedAt: true, previousSigningKey: true, signingKeyRotatedAt: true },
+  });
+  if (!row) throw AppError.notFound('workspace');
+  return row;
+}
+
+export async function getSigningKey(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string): Promise<SigningKeyView> {
+  const row = await workspaceKeys(deps.db, workspaceId);
+  return { signing_key: openSigningKey(deps.config.secretsEncryptionKey, row.signingKey), created_at: row.signingKeyCreatedAt.toISOString() };
+}
+
+/**
+ * Replaces the workspace key and keeps the replaced one as the previous key, so requests
+ * carry both signatures for 24 h. Rotating again within those 24 h makes the key just
+ * replaced the previous one and drops the older key at once: only one roll-over is in flight.
+ * A plaintext key from before encryption is stored encrypted from here on, in both columns.
+ */
+export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string): Promise<SigningKeyView> {
+  const encryptionKey = deps.config.secretsEncryptionKey;
+  for (let i = 0; i < ROTATE_TRIES; i += 1) {
+    const row = await workspaceKeys(deps.db, workspaceId);
+    const key = generateSigningKey();
+    const now = deps.clock.now();
+    // Compare-and-set on the stored value (a fresh IV makes each one unique): of two concurrent
+    // rotations one loses and retries, instead of both claiming the same previous key and
+    // silently discarding a key that was already handed out.
+    const { count } = await deps.db.workspace.updateMany({
+      where: { id: workspaceId, signingKey: row.signingKey },
+      data: {
+        signingKey: encryptValue(encryptionKey, key),
+        signingKeyCreatedAt: now,
+        previousSigningKey: encryptValue(encryptionKey, openSigningKey(encryptionKey, row.signingKey)),
+        signingKeyRotatedAt: now,
+      },
+    });
+    if (count === 1) return { signing_key: key, created_at: now.toISOString() };
+  }
+  throw new AppError('conflict', 'the signing key is being rotated concurrently; try again');
+}
+
+/** The HMAC keys to sign with at `now`: the current one, plus the previous one during the overlap. */
+export async function loadSigningKeys(db: Db, encryptionKey: Buffer, workspaceId: string, now: Date): Promise<SigningKeys> {
+  const row = await workspaceKeys(db, workspaceId);
+  const current = signingKeyBytes(openSigningKey(encryptionKey, row.signingKey));
+  const { previousSigningKey: previous, signingKeyRotatedAt: rotatedAt } = row;
+  if (!previous || !rotatedAt || now.getTime() - rotatedAt.getTime() >= PREVIOUS_KEY_OVERLAP_MS) return { current };
+  return { current, previous: signingKeyBytes(openSigningKey(encryptionKey, previous)) };
+}
