@@ -1,5 +1,6 @@
 // `npm run migrate`: creates the database named by DATABASE_URL if missing and applies pending migrations.
-import { applyMigrations, ensureDatabase } from '@cronsvc/core';
+// Imports the applier alone, so a migration can run even while the rest of the code does not load.
+import { applyMigrations, ensureDatabase } from '../packages/core/src/db/migrate.js';
 
 const url = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/cron_service';
 await ensureDatabase(url);

@@ -5,6 +5,7 @@ import { requireApiToken } from './middleware/auth.js';
 import { errorHandler, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
+import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
@@ -36,6 +37,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use(requireApiToken(deps.db));
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
+  v1.use('/dlq', dlqRouter(deps));
   v1.use('/secrets', secretsRouter(deps));
   v1.use('/signing-key', signingKeyRouter(deps));
   v1.use('/notification-deliveries', deliveriesRouter(deps));

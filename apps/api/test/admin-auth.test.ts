@@ -110,6 +110,6 @@ describe('queue dashboard', () => {
     expect(page.text).toMatch(/<html/i);
     const api = await request(app).get('/admin/queues/api/queues').auth('anyone', ADMIN_TOKEN);
     expect(api.status).toBe(200);
-    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['deliveries', 'executions', 'notifications']);
+    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['deliveries', 'executions']);
   });
 });

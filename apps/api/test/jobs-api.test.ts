@@ -300,3 +300,20 @@ describe('GET /v1/executions', () => {
     }
   });
 });
+
+describe('request bodies', () => {
+  it('answers 400 validation_failed, not 500, to a create or PATCH with no body', async () => {
+    const created = await post(cronJob());
+    for (const res of [await request(app).post('/v1/jobs').set(auth), await request(app).patch(`/v1/jobs/${created.body.id}`).set(auth)]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+  });
+
+  it('returns the job of a used Idempotency-Key even when the repeated body is invalid', async () => {
+    const first = await post(cronJob()).set('Idempotency-Key', 'key-invalid-repeat');
+    const again = await post({ name: '' }).set('Idempotency-Key', 'key-invalid-repeat');
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+  });
+});

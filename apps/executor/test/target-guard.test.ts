@@ -132,7 +132,9 @@ describe('calling a target while private targets are refused', () => {
 
   it('refuses a literal loopback address at call time (saved while private targets were allowed)', async () => {
     const executionId = await savedWhileAllowed({ url: `http://127.0.0.1:${target.port}/` });
-    expectBlocked(await finished(executionId));
+    const exe = await finished(executionId);
+    expectBlocked(exe);
+    expect(exe.attempts[0].errorMessage).toMatch(/127\.0\.0\.1 is not a public address/);
   });
 
   it('refuses a loopback address that a secret placeholder puts in the host at call time', async () => {

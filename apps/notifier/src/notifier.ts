@@ -1,28 +1,16 @@
 import type { Worker } from 'bullmq';
-import {
-  createHttpClient, createRequestSigner, createWorker, sendDelivery, type DeliveryPayload, type NotificationPayload, type Runtime,
-} from '@cronsvc/core';
+import { createHttpClient, createRequestSigner, createWorker, sendDelivery, type DeliveryPayload, type Runtime } from '@cronsvc/core';
 
 export interface Notifier {
-  workers: Worker[];
+  worker: Worker<DeliveryPayload>;
   stop(): Promise<void>;
 }
 
-/**
- * Sends deliveries (execution callbacks today) and consumes finished-execution events, which
- * are only logged until notification channels and rules exist.
- */
+/** Sends deliveries: execution callbacks today, notification channels once they exist. */
 export function startNotifier(runtime: Runtime): Notifier {
   const { config, logger } = runtime;
   const deps = { ...runtime, http: createHttpClient({ allowPrivateTargets: config.allowPrivateTargets }), sign: createRequestSigner(runtime) };
-  const finished = createWorker<NotificationPayload>(
-    'notification',
-    async (data) => {
-      logger.info('execution finished', { executionId: data.executionId, status: data.status });
-    },
-    { connection: runtime.workerRedis(), prefix: config.redisPrefix, concurrency: 20 },
-  );
-  const deliveries = createWorker<DeliveryPayload>(
+  const worker = createWorker<DeliveryPayload>(
     'delivery',
     async (data) => {
       const outcome = await sendDelivery(deps, data.deliveryId);
@@ -30,13 +18,12 @@ export function startNotifier(runtime: Runtime): Notifier {
     },
     { connection: runtime.workerRedis(), prefix: config.redisPrefix, concurrency: 20 },
   );
-  const workers = [finished, deliveries] as Worker[];
-  for (const worker of workers) worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
+  worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
   logger.info('notifier started');
   return {
-    workers,
+    worker,
     async stop() {
-      await Promise.all(workers.map((w) => w.close()));
+      await worker.close();
     },
   };
 }

@@ -1,4 +1,7 @@
-import { fireDueJobs, reconcileDeliveries, reconcileQueue, type Runtime } from '@cronsvc/core';
+import { fireDueJobs, pruneExecutions, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
+
+// Retention is counted in days: pruning hourly keeps each run small without busy-looping.
+const RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface Scheduler {
   stop(): Promise<void>;
@@ -46,10 +49,20 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
     },
     onError,
   );
+  // The loop's first run is at start-up, so a service restarted more often than hourly still prunes.
+  const stopPruning = loop(
+    'retention',
+    RETENTION_INTERVAL_MS,
+    async () => {
+      const pruned = await pruneExecutions(runtime, { olderThan: retentionCutoff(clock.now(), config.executionRetentionDays) });
+      if (pruned > 0) logger.info('old executions pruned', { pruned, retentionDays: config.executionRetentionDays });
+    },
+    onError,
+  );
   logger.info('scheduler started', { tickMs: config.schedulerTickMs, lookaheadMs: config.schedulerLookaheadMs });
   return {
     async stop() {
-      await Promise.all([stopFiring(), stopReconciling()]);
+      await Promise.all([stopFiring(), stopReconciling(), stopPruning()]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { getExecution, listDeliveries, listExecutions, serializeDelivery, serializeExecution } from '@cronsvc/core';
+import { getExecution, listDeliveries, listExecutions, parkExecution, replayExecution, resumeExecution, serializeDelivery, serializeExecution } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
 export function executionsRouter(deps: ApiDeps): Router {
@@ -11,6 +11,16 @@ export function executionsRouter(deps: ApiDeps): Router {
   });
   router.get('/:id', async (req, res) => {
     res.json(serializeExecution(await getExecution(deps, ws(res), req.params.id)));
+  });
+  router.post('/:id/replay', async (req, res) => {
+    res.status(202).json(serializeExecution(await replayExecution(deps, ws(res), req.params.id, 'replay')));
+  });
+  router.post('/:id/park', async (req, res) => {
+    const { execution, parked } = await parkExecution(deps, ws(res), req.params.id);
+    res.status(parked ? 200 : 202).json(serializeExecution(execution));
+  });
+  router.post('/:id/resume', async (req, res) => {
+    res.json(serializeExecution(await resumeExecution(deps, ws(res), req.params.id)));
   });
   router.get('/:id/notifications', async (req, res) => {
     const execution = await getExecution(deps, ws(res), req.params.id);

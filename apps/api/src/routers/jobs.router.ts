@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import {
-  AppError, createJob, deleteJob, findJob, listExecutions, listJobs, pauseJob, resumeJob, runNow,
+  AppError, createJob, deleteJob, findJob, importCrontab, listExecutions, listJobs, pauseJob, resumeJob, runNow,
   serializeExecution, serializeJob, updateJob,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
@@ -18,6 +18,12 @@ export function jobsRouter(deps: ApiDeps): Router {
     }
     const { job, created } = await createJob(deps, ws(res), req.body, key);
     res.status(created ? 201 : 200).json(serializeJob(job));
+  });
+  // Before the /:id routes, so "import" is never taken for a job id.
+  router.post('/import', async (req, res) => {
+    const { created, errors } = await importCrontab(deps, ws(res), req.body);
+    // 201 even when no line was good: the answer's shape stays the same and `errors` says why.
+    res.status(201).json({ created: created.map(serializeJob), errors });
   });
   router.get('/', async (req, res) => {
     const page = await listJobs(deps, ws(res), req.query);

@@ -1,5 +1,6 @@
 import type { Db, Prisma } from '../db/client.js';
 import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
+import type { StoredSigningKeys } from '../signatures/signing-keys.js';
 import type { ExecutionVariables } from './prepare-request.js';
 
 export interface ClaimedExecution {
@@ -18,6 +19,8 @@ export interface ClaimedExecution {
   maxConcurrentExecutions: number;
   onSuccessUrl: string | null;
   onFailureUrl: string | null;
+  /** The workspace's signing keys as stored, read with the claim to save a query per attempt. */
+  signingKeys: StoredSigningKeys;
 }
 
 export type ClaimResult =
@@ -42,6 +45,9 @@ interface ClaimRow {
   max_concurrent_executions: number;
   on_success_url: string | null;
   on_failure_url: string | null;
+  signing_key: string;
+  previous_signing_key: string | null;
+  signing_key_rotated_at: Date | null;
 }
 
 // How long an execution held back by max_concurrent_executions waits before looking again,
@@ -66,6 +72,7 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     maxConcurrentExecutions: row.max_concurrent_executions,
     onSuccessUrl: row.on_success_url,
     onFailureUrl: row.on_failure_url,
+    signingKeys: { signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
   };
 }
 
@@ -79,13 +86,14 @@ async function updateClaim(db: Tx, executionId: string, now: Date, leaseMs: numb
     UPDATE executions AS e
        SET status = 'running', locked_until = ${leaseUntil}, started_at = COALESCE(e.started_at, ${now}), updated_at = ${now},
            variables = COALESCE(e.variables, ${JSON.stringify(variables)}::jsonb)
-      FROM jobs AS j
-     WHERE e.id = ${executionId} AND j.id = e.job_id
+      FROM jobs AS j, workspaces AS w
+     WHERE e.id = ${executionId} AND j.id = e.job_id AND w.id = e.workspace_id
        AND e.next_attempt_at <= ${now}
        AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR ${capChecked}))
          OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < ${now})))
     RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables,
-              j.kind, j.request, j.retry_policy, j.max_concurrent_executions, j.on_success_url, j.on_failure_url`;
+              j.kind, j.request, j.retry_policy, j.max_concurrent_executions, j.on_success_url, j.on_failure_url,
+              w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
   return rows[0];
 }
 

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import got, { type Method } from 'got';
-import { BlockedTargetError, guardedLookup } from './target-guard.js';
+import { BlockedTargetError, guardedLookup, isBlockedAddress } from './target-guard.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const PREVIEW_BYTES = 64 * 1024;
@@ -69,6 +70,13 @@ function keptHeaders(all: Record<string, string>): Record<string, string> {
   return Object.fromEntries(KEPT_HEADERS.filter((name) => name in all).map((name) => [name, all[name]]));
 }
 
+/** The URL's host when it is an IP address (brackets of an IPv6 host removed), else null. */
+function addressLiteral(url: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) ? host : null;
+}
+
 /**
  * The outbound client: no redirects, no retries of its own, a hard time limit covering
  * connect, headers and body, and a body read cap so a huge answer costs at most MAX_BODY_BYTES.
@@ -95,6 +103,13 @@ export function createHttpClient(options: { allowPrivateTargets: boolean; maxSoc
           stream?.destroy();
           resolve(result);
         };
+        // Node connects to an address literal without any lookup, so guardedLookup never sees it: a
+        // literal host (a rendered placeholder, a job saved while private targets were allowed) is checked here.
+        const literal = options.allowPrivateTargets ? null : addressLiteral(request.url);
+        if (literal !== null && isBlockedAddress(literal)) {
+          finish({ kind: 'error', errorClass: 'BLOCKED_TARGET', message: `${literal} is not a public address`, latencyMs: elapsed() });
+          return;
+        }
         try {
           stream = got.stream(request.url, {
             method: request.method as Method,

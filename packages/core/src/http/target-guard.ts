@@ -20,7 +20,8 @@ export function isBlockedAddress(address: string): boolean {
 export function isBlockedLiteralHost(url: string): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase();
+    // A trailing dot only marks the name as fully qualified: `localhost.` is still localhost.
+    host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
   } catch {
     return true;
   }

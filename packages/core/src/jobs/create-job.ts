@@ -24,17 +24,17 @@ export function assertSupportedKind(kind: string): void {
 }
 
 export async function createJob(deps: Deps, workspaceId: string, body: unknown, idempotencyKey?: string): Promise<CreateJobResult> {
+  // A used key answers with its job whatever this body says, valid or not (D3).
+  if (idempotencyKey !== undefined) {
+    const existing = await deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
+    if (existing) return { job: existing, created: false };
+  }
   const now = deps.clock.now();
   const input = validate<JobInput>(jobSchema, body, { context: { now } });
   if (input.state === 'completed') throw AppError.validation([{ path: 'state', message: 'a new job cannot be completed' }]);
   assertSupportedKind(input.kind);
   checkJobTargets(deps.config, input);
   await checkJobReferences(deps.db, workspaceId, input);
-
-  if (idempotencyKey !== undefined) {
-    const existing = await deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
-    if (existing) return { job: existing, created: false };
-  }
 
   const jobId = newId('job');
   const base = { kind: input.kind, state: input.state, schedule: input.schedule ?? null, scheduleAnchor: now };

@@ -10,11 +10,6 @@ export const catalog = {
     job: 'execution.run',
     schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required() }).unknown(true),
   },
-  notification: {
-    queue: 'notifications',
-    job: 'execution.finished',
-    schema: Joi.object({ executionId: Joi.string().required(), status: Joi.string().required() }).unknown(true),
-  },
   delivery: {
     queue: 'deliveries',
     job: 'delivery.send',
@@ -26,11 +21,6 @@ export interface ExecutionPayload {
   executionId: string;
   /** The attempt this queue job is for: part of its id, so each attempt is queued once. */
   attempt: number;
-}
-
-export interface NotificationPayload {
-  executionId: string;
-  status: string;
 }
 
 export interface DeliveryPayload {

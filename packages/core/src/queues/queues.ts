@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload, type NotificationPayload } from './catalog.js';
+import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload } from './catalog.js';
 
 export interface ExecutionEnqueue {
   executionId: string;
@@ -17,8 +17,9 @@ export interface DeliveryEnqueue {
 /** The producer side of every queue; apps get one of these instead of BullMQ queues. */
 export interface Queues {
   enqueueExecutions(items: ExecutionEnqueue[]): Promise<void>;
-  enqueueNotification(payload: NotificationPayload): Promise<void>;
   enqueueDeliveries(items: DeliveryEnqueue[]): Promise<void>;
+  /** Takes these executions' queued attempts off the queue (parked). */
+  cancelExecutions(items: { executionId: string; attempt: number }[]): Promise<void>;
   /** Moves these executions' queued attempts, if delayed, to run now (a concurrency slot freed). */
   wakeExecutions(items: { executionId: string; attempt: number }[]): Promise<void>;
   /** The BullMQ queues themselves, for the admin dashboard only. */
@@ -53,9 +54,8 @@ export function createQueues(
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 2_000;
   const executions = new Queue<ExecutionPayload>(catalog.execution.queue, { connection, prefix });
-  const notifications = new Queue<NotificationPayload>(catalog.notification.queue, { connection, prefix });
   const deliveries = new Queue<DeliveryPayload>(catalog.delivery.queue, { connection, prefix });
-  for (const queue of [executions, notifications, deliveries]) queue.on('error', (error) => options.onError?.(error));
+  for (const queue of [executions, deliveries]) queue.on('error', (error) => options.onError?.(error));
   return {
     async enqueueExecutions(items) {
       if (items.length === 0) return;
@@ -68,17 +68,6 @@ export function createQueues(
             opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
           })),
         ),
-        timeoutMs,
-      );
-    },
-    async enqueueNotification(payload) {
-      await bounded(
-        notifications.add(catalog.notification.job, payload, {
-          ...baseOptions,
-          jobId: `${payload.executionId}-${payload.status}`,
-          attempts: 5,
-          backoff: { type: 'exponential', delay: 1000 },
-        }),
         timeoutMs,
       );
     },
@@ -96,6 +85,10 @@ export function createQueues(
         timeoutMs,
       );
     },
+    async cancelExecutions(items) {
+      // remove() refuses a job a worker holds; that worker then finds the execution parked.
+      await bounded(Promise.all(items.map((item) => executions.remove(executionJobId(item.executionId, item.attempt)))), timeoutMs);
+    },
     async wakeExecutions(items) {
       await bounded(
         Promise.all(
@@ -109,10 +102,10 @@ export function createQueues(
       );
     },
     dashboardQueues() {
-      return [executions, notifications, deliveries] as Queue[];
+      return [executions, deliveries] as Queue[];
     },
     async close() {
-      await Promise.all([executions.close(), notifications.close(), deliveries.close()]);
+      await Promise.all([executions.close(), deliveries.close()]);
     },
   };
 }

@@ -59,11 +59,20 @@ export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock
   throw new AppError('conflict', 'the signing key is being rotated concurrently; try again');
 }
 
+export interface StoredSigningKeys {
+  signingKey: string;
+  previousSigningKey: string | null;
+  signingKeyRotatedAt: Date | null;
+}
+
 /** The HMAC keys to sign with at `now`: the current one, plus the previous one during the overlap. */
-export async function loadSigningKeys(db: Db, encryptionKey: Buffer, workspaceId: string, now: Date): Promise<SigningKeys> {
-  const row = await workspaceKeys(db, workspaceId);
+export function signingKeysFrom(row: StoredSigningKeys, encryptionKey: Buffer, now: Date): SigningKeys {
   const current = signingKeyBytes(openSigningKey(encryptionKey, row.signingKey));
   const { previousSigningKey: previous, signingKeyRotatedAt: rotatedAt } = row;
   if (!previous || !rotatedAt || now.getTime() - rotatedAt.getTime() >= PREVIOUS_KEY_OVERLAP_MS) return { current };
   return { current, previous: signingKeyBytes(openSigningKey(encryptionKey, previous)) };
+}
+
+export async function loadSigningKeys(db: Db, encryptionKey: Buffer, workspaceId: string, now: Date): Promise<SigningKeys> {
+  return signingKeysFrom(await workspaceKeys(db, workspaceId), encryptionKey, now);
 }

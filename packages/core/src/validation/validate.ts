@@ -14,7 +14,8 @@ export function joiDetails(error: Joi.ValidationError, prefix = ''): ErrorDetail
 
 /** Validates `input` against `schema`, collecting every problem, and returns the value with defaults. */
 export function validate<T>(schema: Joi.Schema, input: unknown, options: { context?: Record<string, unknown> } = {}): T {
-  const { value, error } = schema.validate(input, {
+  // A request with no body reaches here as undefined; that is a missing body, not an empty one.
+  const { value, error } = schema.required().validate(input, {
     abortEarly: false,
     convert: false,
     errors: { wrap: { label: false } },

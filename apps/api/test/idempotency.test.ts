@@ -1,0 +1,57 @@
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+
+let ctx: TestContext;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  app = createApp(ctx.runtime);
+});
+afterAll(() => ctx.close());
+
+const job = (name: string) => ({ name, kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/hook' } });
+const bearer = async (name: string) => {
+  const ws = await ctx.workspace(name);
+  return { id: ws.id, auth: { Authorization: `Bearer ${ws.token}` } };
+};
+const post = (auth: { Authorization: string }, key: string, body: unknown) =>
+  request(app).post('/v1/jobs').set(auth).set('Idempotency-Key', key).send(body as object);
+
+describe('POST /v1/jobs with an Idempotency-Key', () => {
+  it('creates exactly one job from 20 simultaneous requests: one 201, nineteen 200 with the same id', async () => {
+    const ws = await bearer('race');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(ws.auth, 'race-key', job('raced'))));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(19);
+    const ids = new Set(answers.map((a) => a.body.id));
+    expect(ids.size).toBe(1);
+    expect(await ctx.runtime.db.job.count({ where: { workspaceId: ws.id } })).toBe(1);
+    const winner = answers.find((a) => a.status === 201)!;
+    for (const answer of answers) expect(answer.body).toEqual(winner.body);
+  });
+
+  it('keeps keys apart per workspace: one key in two workspaces makes two jobs', async () => {
+    const [a, b] = [await bearer('key-a'), await bearer('key-b')];
+    const first = await post(a.auth, 'shared-key', job('in a'));
+    const second = await post(b.auth, 'shared-key', job('in b'));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(first.body.id).not.toBe(second.body.id);
+    expect(second.body.name).toBe('in b');
+    const other = await request(app).get(`/v1/jobs/${first.body.id}`).set(b.auth);
+    expect(other.status).toBe(404);
+  });
+
+  it('returns the original job unchanged for a used key with a different body', async () => {
+    const ws = await bearer('replay');
+    const original = await post(ws.auth, 'once', job('original'));
+    const changed = { ...job('changed'), kind: 'recurring', schedule: { every_n_minutes: 5 } };
+    const again = await post(ws.auth, 'once', changed);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(original.body);
+    expect((await request(app).get(`/v1/jobs/${original.body.id}`).set(ws.auth)).body).toEqual(original.body);
+    expect(await ctx.runtime.db.job.count({ where: { workspaceId: ws.id } })).toBe(1);
+  });
+});

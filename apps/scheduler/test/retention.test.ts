@@ -1,0 +1,81 @@
+import { createJob, executionRow, newId, pruneExecutions, retentionCutoff } from '@cronsvc/core';
+import { createTestContext, waitFor, type TestContext } from '@cronsvc/core/testing';
+import { startScheduler } from '../src/scheduler.js';
+
+let ctx: TestContext;
+let workspaceId: string;
+let jobId: string;
+const DAY = 86_400_000;
+const FINISHED = ['succeeded', 'failed'];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  workspaceId = (await ctx.workspace()).id;
+  // A draft never fires, so the scheduler started below adds no executions of its own.
+  jobId = (await createJob(ctx.runtime, workspaceId, { name: 'j', kind: 'cron', state: 'draft', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/' } })).job.id;
+});
+afterAll(() => ctx.close());
+
+/** An execution created `ageDays` ago with one attempt and one callback delivery, written straight to Postgres. */
+async function backDated(status: string, ageDays: number): Promise<string> {
+  const db = ctx.runtime.db;
+  const createdAt = new Date(Date.now() - ageDays * DAY);
+  const finished = FINISHED.includes(status);
+  const { id } = await db.execution.create({
+    data: {
+      ...executionRow({ workspaceId, jobId, jobName: 'j', source: 'manual', scheduledFor: createdAt }),
+      status,
+      createdAt,
+      finishedAt: finished ? createdAt : null,
+      deadLetteredAt: status === 'failed' ? createdAt : null,
+    },
+  });
+  await db.attempt.create({ data: { executionId: id, number: 1, status: 'SUCCESS', latencyMs: 5, startedAt: createdAt } });
+  await db.delivery.create({ data: { id: newId('dlv'), workspaceId, executionId: id, kind: 'callback', event: 'on_success', payload: {}, status: 'sent' } });
+  return id;
+}
+
+async function remaining(ids: string[]) {
+  const db = ctx.runtime.db;
+  const where = { executionId: { in: ids } };
+  return {
+    executions: (await db.execution.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((e) => e.id).sort(),
+    attempts: (await db.attempt.findMany({ where, select: { executionId: true } })).map((a) => a.executionId).sort(),
+    deliveries: (await db.delivery.findMany({ where, select: { executionId: true } })).map((d) => d.executionId).sort(),
+  };
+}
+
+describe('pruneExecutions', () => {
+  it('deletes finished executions past the cutoff with their attempts and deliveries, and keeps the rest', async () => {
+    const oldSucceeded = await backDated('succeeded', 31);
+    const oldFailed = await backDated('failed', 31);
+    const recent = await Promise.all(FINISHED.map((s) => backDated(s, 29)));
+    const unfinished = await Promise.all(['queued', 'running', 'waiting'].map((s) => backDated(s, 40)));
+    const kept = [...recent, ...unfinished].sort();
+
+    const pruned = await pruneExecutions(ctx.runtime, { olderThan: retentionCutoff(new Date(), 30) });
+
+    expect(pruned).toBe(2);
+    expect(await remaining([oldSucceeded, oldFailed, ...kept])).toEqual({ executions: kept, attempts: kept, deliveries: kept });
+  });
+
+  it('keeps deleting in batches until fewer than a batch are left', async () => {
+    const old = await Promise.all(Array.from({ length: 5 }, () => backDated('succeeded', 100)));
+    expect(await pruneExecutions(ctx.runtime, { olderThan: retentionCutoff(new Date(), 30), batchSize: 2 })).toBe(5);
+    expect((await remaining(old)).executions).toEqual([]);
+  });
+});
+
+describe('the scheduler', () => {
+  it('prunes at start-up with the cutoff EXECUTION_RETENTION_DAYS gives', async () => {
+    const pastWeek = await backDated('succeeded', 8);
+    const withinWeek = await backDated('succeeded', 6);
+    const scheduler = await startScheduler({ ...ctx.runtime, config: { ...ctx.config, executionRetentionDays: 7 } });
+    try {
+      await waitFor(async () => (await remaining([pastWeek])).executions.length === 0, { what: 'the start-up prune' });
+    } finally {
+      await scheduler.stop();
+    }
+    expect((await remaining([withinWeek])).executions).toEqual([withinWeek]);
+  });
+});

@@ -1,0 +1,70 @@
+import Joi from 'joi';
+import type { ExecutionRow } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import { enqueueCommitted, firstAttempt } from '../executions/create-executions.js';
+import type { Deps } from '../runtime/deps.js';
+import { validate } from '../validation/validate.js';
+import { assertJobInWorkspace, deadLettered, jobIdSchema } from './dead-lettered.js';
+import { commitReplay } from './replay-execution.js';
+
+/** At most this many items per batch, listed (D6) or taken from one job (its oldest). */
+export const REPLAY_BATCH_MAX = 100;
+
+export type ReplayBatchInput = { ids: string[] } | { job_id: string };
+
+export interface ReplayBatchResult {
+  replayed: { id: string; execution_id: string }[];
+  failed: { id: string; error: string }[];
+}
+
+const schema = Joi.object({
+  ids: Joi.array().items(Joi.string().min(1).max(100)).min(1).max(REPLAY_BATCH_MAX).unique(),
+  job_id: jobIdSchema,
+})
+  .xor('ids', 'job_id')
+  .required();
+
+/** Validates the body of POST /v1/dlq/replay-batch: exactly one of `ids` (1..100 distinct) or `job_id`. */
+export function parseReplayBatch(body: unknown): ReplayBatchInput {
+  return validate<ReplayBatchInput>(schema, body);
+}
+
+/**
+ * POST /v1/dlq/replay-batch (D6). Each item is replayed in its own transaction, one after another
+ * so a batch never holds more than one connection; an id that is not in this workspace's DLQ
+ * lands in `failed` and the others go on. Anything else (the database gone) ends the batch with
+ * that error; what was committed before it is still queued.
+ */
+export async function replayBatch(deps: Deps, workspaceId: string, body: unknown): Promise<ReplayBatchResult> {
+  const input = parseReplayBatch(body);
+  const ids = 'ids' in input ? input.ids : await oldestOfJob(deps, workspaceId, input.job_id);
+  const result: ReplayBatchResult = { replayed: [], failed: [] };
+  const committed: ExecutionRow[] = [];
+  try {
+    for (const id of ids) {
+      try {
+        const replay = await commitReplay(deps, workspaceId, id, 'dlq_replay');
+        committed.push(replay);
+        result.replayed.push({ id, execution_id: replay.id });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        result.failed.push({ id, error: error.message });
+      }
+    }
+  } finally {
+    await enqueueCommitted(deps, committed.map(firstAttempt));
+  }
+  return result;
+}
+
+/** `{job_id}` replays that job's oldest items, at most a batch; a bigger DLQ takes several calls. */
+async function oldestOfJob(deps: Pick<Deps, 'db'>, workspaceId: string, jobId: string): Promise<string[]> {
+  await assertJobInWorkspace(deps.db, workspaceId, jobId);
+  const items = await deps.db.execution.findMany({
+    where: { workspaceId, jobId, ...deadLettered },
+    orderBy: [{ deadLetteredAt: 'asc' }, { id: 'asc' }],
+    take: REPLAY_BATCH_MAX,
+    select: { id: true },
+  });
+  return items.map((item) => item.id);
+}

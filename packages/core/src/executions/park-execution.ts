@@ -1,0 +1,43 @@
+import type { ExecutionRow } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+
+export interface ParkResult {
+  execution: ExecutionRow;
+  /** False when an attempt is in flight: the execution parks once that attempt is recorded (202). */
+  parked: boolean;
+}
+
+/**
+ * POST /v1/executions/:id/park (DECISIONS D6). A queued execution, or a running one with no
+ * attempt in flight (waiting out a backoff, or whose worker died), parks at once. One with an
+ * attempt in flight is marked, and the executor parks it after that attempt unless the attempt
+ * ends the execution. Each step is one conditional UPDATE, so a worker claiming the execution
+ * at the same moment either sees it parked or makes it "in flight", never both.
+ */
+export async function parkExecution(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ParkResult> {
+  const now = deps.clock.now();
+  const atOnce = await deps.db.execution.updateMany({
+    where: {
+      id,
+      workspaceId,
+      OR: [{ status: 'queued' }, { status: 'running', OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] }],
+    },
+    data: { status: 'waiting', waitingReason: 'manual', lockedUntil: null, parkRequested: false },
+  });
+  if (atOnce.count === 0) {
+    const later = await deps.db.execution.updateMany({ where: { id, workspaceId, status: 'running' }, data: { parkRequested: true } });
+    const execution = await deps.db.execution.findFirst({ where: { id, workspaceId } });
+    if (!execution) throw AppError.notFound('execution');
+    if (later.count === 0) throw AppError.invalidState(`execution is ${execution.status}; only a queued or running execution can be parked`);
+    return { execution, parked: false };
+  }
+  const execution = await deps.db.execution.findFirstOrThrow({ where: { id, workspaceId } });
+  try {
+    await deps.queues.cancelExecutions([{ executionId: id, attempt: execution.attemptCount + 1 }]);
+  } catch (error) {
+    // Harmless if it stays queued: the executor skips an execution that is waiting.
+    deps.logger.warn('could not take a parked execution off the queue', { executionId: id, error: (error as Error).message });
+  }
+  return { execution, parked: true };
+}

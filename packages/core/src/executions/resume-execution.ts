@@ -1,0 +1,24 @@
+import { Prisma, type ExecutionRow } from '../db/client.js';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+import { enqueueCommitted } from './create-executions.js';
+
+/**
+ * POST /v1/executions/:id/resume (DECISIONS D6): a manually parked execution is queued again
+ * and goes on with its next attempt; the attempts it made are kept.
+ */
+export async function resumeExecution(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ExecutionRow> {
+  const now = deps.clock.now();
+  const { count } = await deps.db.execution.updateMany({
+    where: { id, workspaceId, status: 'waiting', waitingReason: 'manual' },
+    data: { status: 'queued', waitingReason: null, waitingPayload: Prisma.DbNull, waitingExpiresAt: null, nextAttemptAt: now },
+  });
+  const execution = await deps.db.execution.findFirst({ where: { id, workspaceId } });
+  if (!execution) throw AppError.notFound('execution');
+  if (count === 0) {
+    if (execution.status === 'waiting') throw AppError.invalidState(`execution waits for ${execution.waitingReason}; it resumes through that, not manually`);
+    throw AppError.invalidState(`execution is ${execution.status}; only a waiting execution can be resumed`);
+  }
+  await enqueueCommitted(deps, [{ executionId: id, attempt: execution.attemptCount + 1, runAt: now }]);
+  return execution;
+}
