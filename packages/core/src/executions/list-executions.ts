@@ -30,12 +30,16 @@ interface ExecutionQuery {
 
 export type ExecutionWithAttempts = ExecutionRow & { attempts: AttemptRow[] };
 
-/** Executions of a workspace (or of one job), filtered and paged as SPEC 4.2 and DECISIONS D6. */
+/**
+ * Executions of a workspace (or of one job), filtered and paged as SPEC 4.2 and DECISIONS D6.
+ * `scope` narrows the set further (the dead-letter queue is this listing scoped to dead_lettered_at).
+ */
 export async function listExecutions(
   deps: Pick<Deps, 'db'>,
   workspaceId: string,
   query: unknown,
   jobId?: string,
+  scope: Prisma.ExecutionWhereInput = {},
 ): Promise<Page<ExecutionWithAttempts>> {
   const q = validate<ExecutionQuery>(querySchema.prefs({ convert: true }), query);
   if (q.from && q.to && q.from > q.to) throw AppError.validation([{ path: 'from', message: 'must not be after to' }]);
@@ -46,6 +50,7 @@ export async function listExecutions(
     ...(q.status ? { status: q.status } : {}),
     ...(q.job_name ? { jobName: { contains: q.job_name, mode: 'insensitive' } } : {}),
     ...(q.from || q.to ? { [field]: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lte: q.to } : {}) } } : {}),
+    ...scope,
   };
   const [data, total] = await Promise.all([
     deps.db.execution.findMany({
