@@ -1,4 +1,6 @@
+import { EXECUTION_ID_HEADER } from '../executions/build-request.js';
 import type { HttpClient } from '../http/http-client.js';
+import { DecryptionError } from '../secrets/crypto.js';
 import type { Deps } from '../runtime/deps.js';
 import { DELIVERY_ATTEMPTS } from './callback-deliveries.js';
 import { decideDelivery } from './delivery-policy.js';
@@ -19,6 +21,7 @@ const PROCESSING_LEASE_MS = SEND_TIMEOUT_MS + 20_000;
 interface ClaimedDelivery {
   id: string;
   workspace_id: string;
+  execution_id: string;
   url: string;
   payload: unknown;
   attempts: number;
@@ -39,15 +42,28 @@ export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Prom
      WHERE id = ${deliveryId} AND kind = 'callback'
        AND ((status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now}))
          OR (status = 'processing' AND next_attempt_at < ${now}))
-    RETURNING id, workspace_id, url, payload, attempts`;
+    RETURNING id, workspace_id, execution_id, url, payload, attempts`;
   if (!claimed) return { skip: 'delivery is not due, already handled, or gone' };
 
   const body = JSON.stringify(claimed.payload);
-  const signature = await deps.sign(claimed.workspace_id, claimed.id, body);
+  let signature: Record<string, string>;
+  try {
+    // Signed like the execution's own requests (D5): its id is the message id on every try.
+    signature = await deps.sign(claimed.workspace_id, claimed.execution_id, body);
+  } catch (error) {
+    if (!(error instanceof DecryptionError)) throw error;
+    await deps.db.delivery.update({ where: { id: claimed.id }, data: { status: 'failed', lastError: `cannot sign: ${error.message}`, nextAttemptAt: null } });
+    return { done: 'failed' };
+  }
   const result = await deps.http.send({
     url: claimed.url,
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'User-Agent': 'cron-service-callback', ...signature },
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': 'cron-service-callback',
+      [EXECUTION_ID_HEADER]: claimed.execution_id,
+      ...signature,
+    },
     body,
     timeoutMs: SEND_TIMEOUT_MS,
   });

@@ -13,6 +13,9 @@ export function serializeAttempt(a: AttemptRow): Record<string, unknown> {
     errorClass: a.errorClass,
     errorMessage: a.errorMessage,
     startedAt: iso(a.startedAt),
+    // Attempts never change once recorded.
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.createdAt),
   };
 }
 
