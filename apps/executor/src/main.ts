@@ -1,5 +1,6 @@
 import { runService } from '@cronsvc/core';
 import { startExecutor } from './executor.js';
 
-// One connection per concurrent attempt at most, and a few for lease renewals.
-await runService('executor', startExecutor, { dbPoolSize: (config) => Math.min(config.executorConcurrency + 5, 50) });
+// An attempt holds a connection only for its claim and its record, never across the HTTP call,
+// so a small pool serves many concurrent attempts and leaves Postgres connections for replicas.
+await runService('executor', startExecutor, { dbPoolSize: (config) => Math.min(config.executorConcurrency, 16) });
