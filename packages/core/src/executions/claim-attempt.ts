@@ -1,4 +1,4 @@
-import type { Db, Prisma } from '../db/client.js';
+import type { Db, SqlPool } from '../db/client.js';
 import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
 import type { StoredSigningKeys } from '../signatures/signing-keys.js';
 import type { ExecutionVariables } from './prepare-request.js';
@@ -54,8 +54,6 @@ interface ClaimRow {
 // unless a finishing sibling wakes it first.
 export const SLOT_RETRY_MS = 1_000;
 
-type Tx = Prisma.TransactionClient | Db;
-
 function toClaimed(row: ClaimRow): ClaimedExecution {
   return {
     id: row.id,
@@ -76,25 +74,23 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
   };
 }
 
-/**
- * The claiming UPDATE. With `capChecked` false a queued execution starts only when its
- * job has no concurrency cap, which keeps the common case to this one statement.
- */
-async function updateClaim(db: Tx, executionId: string, now: Date, leaseMs: number, variables: ExecutionVariables, capChecked: boolean) {
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const rows = await db.$queryRaw<ClaimRow[]>`
+// The claiming UPDATE. With $6 (cap checked) false a queued execution starts only when its job
+// has no concurrency cap, which keeps the common case to this one statement.
+const CLAIM_SQL = `
     UPDATE executions AS e
-       SET status = 'running', locked_until = ${leaseUntil}, started_at = COALESCE(e.started_at, ${now}), updated_at = ${now},
-           variables = COALESCE(e.variables, ${JSON.stringify(variables)}::jsonb)
+       SET status = 'running', locked_until = $3, started_at = COALESCE(e.started_at, $2), updated_at = $2,
+           variables = COALESCE(e.variables, $4::jsonb)
       FROM jobs AS j, workspaces AS w
-     WHERE e.id = ${executionId} AND j.id = e.job_id AND w.id = e.workspace_id
-       AND e.next_attempt_at <= ${now}
-       AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR ${capChecked}))
-         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < ${now})))
+     WHERE e.id = $1 AND j.id = e.job_id AND w.id = e.workspace_id
+       AND e.next_attempt_at <= $2
+       AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR $5::boolean))
+         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < $2)))
     RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables,
               j.kind, j.request, j.retry_policy, j.max_concurrent_executions, j.on_success_url, j.on_failure_url,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
-  return rows[0];
+
+function claimValues(executionId: string, now: Date, leaseMs: number, variables: ExecutionVariables, capChecked: boolean): unknown[] {
+  return [executionId, now, new Date(now.getTime() + leaseMs), JSON.stringify(variables), capChecked];
 }
 
 /**
@@ -108,7 +104,8 @@ async function claimCapped(db: Db, executionId: string, jobId: string, cap: numb
     const [{ running }] = await tx.$queryRaw<{ running: number }[]>`
       SELECT count(*)::int AS running FROM executions WHERE job_id = ${jobId} AND status = 'running'`;
     if (running >= cap) return null;
-    return (await updateClaim(tx, executionId, now, leaseMs, variables, true)) ?? null;
+    const rows = await tx.$queryRawUnsafe<ClaimRow[]>(CLAIM_SQL, ...claimValues(executionId, now, leaseMs, variables, true));
+    return rows[0] ?? null;
   });
 }
 
@@ -117,8 +114,16 @@ async function claimCapped(db: Db, executionId: string, jobId: string, cap: numb
  * or a running one whose worker's lease ran out (that worker died). The lease makes every
  * other worker wait. `variables` are stored only if the execution has none yet.
  */
-export async function claimAttempt(db: Db, executionId: string, now: Date, leaseMs: number, variables: ExecutionVariables): Promise<ClaimResult> {
-  const row = await updateClaim(db, executionId, now, leaseMs, variables, false);
+export async function claimAttempt(
+  deps: { db: Db; pool: SqlPool },
+  executionId: string,
+  now: Date,
+  leaseMs: number,
+  variables: ExecutionVariables,
+): Promise<ClaimResult> {
+  const { db } = deps;
+  const { rows } = await deps.pool.query<ClaimRow>({ name: 'claim-attempt', text: CLAIM_SQL, values: claimValues(executionId, now, leaseMs, variables, false) });
+  const row = rows[0];
   if (row) return { claimed: toClaimed(row) };
   const current = await db.execution.findUnique({
     where: { id: executionId },

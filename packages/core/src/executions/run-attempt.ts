@@ -1,4 +1,5 @@
 import { bodyPreview, type HttpClient, type HttpResult, type OutboundRequest } from '../http/http-client.js';
+import type { SqlPool } from '../db/client.js';
 import type { Deps } from '../runtime/deps.js';
 import { DecryptionError } from '../secrets/crypto.js';
 import { maskSecretHeaders, maskSecrets } from '../secrets/mask-secrets.js';
@@ -16,6 +17,7 @@ export type RunOutcome =
   | { skip: string };
 
 export interface RunAttemptDeps extends Deps {
+  pool: SqlPool;
   http: HttpClient;
   random?: () => number;
 }
@@ -100,7 +102,7 @@ async function afterCommit(deps: RunAttemptDeps, executionId: string, steps: (((
 /** One attempt of one execution: claim, call the target, record, then queue what follows. */
 export async function runAttempt(deps: RunAttemptDeps, executionId: string): Promise<RunOutcome> {
   const now = deps.clock.now();
-  const claim = await claimAttempt(deps.db, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
+  const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
   if (!('claimed' in claim)) return claim;
   const exe = claim.claimed;
   const number = exe.attemptCount + 1;

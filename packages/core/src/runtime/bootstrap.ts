@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config.js';
-import { createDb } from '../db/client.js';
+import { createDatabase, createDb, type SqlPool } from '../db/client.js';
 import { applyMigrations, ensureDatabase } from '../db/migrate.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { createQueues } from '../queues/queues.js';
@@ -9,6 +9,8 @@ import { systemClock, type Deps } from './deps.js';
 import { createRedis } from './redis.js';
 
 export interface Runtime extends Deps {
+  /** The pool under `db`, for statements the executor prepares once per connection. */
+  pool: SqlPool;
   /** Connection for queue producers. */
   redis: Redis;
   /** Opens a blocking connection for a worker; closed by close(). */
@@ -36,13 +38,14 @@ export async function prepareDatabase(config: Config, logger: Logger): Promise<v
 }
 
 export function createRuntime(config: Config, logger: Logger, options: { dbPoolSize?: number } = {}): Runtime {
-  const db = createDb(config.databaseUrl, { max: options.dbPoolSize ?? 10 });
+  const { db, pool } = createDatabase(config.databaseUrl, { max: options.dbPoolSize ?? 10 });
   const redis = createRedis(config.redisUrl, 'producer');
   const queues = createQueues(redis, config.redisPrefix, { onError: (error) => logger.warn('queue error', { error: error.message }) });
   const extra: Redis[] = [];
   redis.on('error', (error) => logger.warn('redis error', { error: error.message }));
   return {
     db,
+    pool,
     redis,
     queues,
     clock: systemClock,
@@ -58,6 +61,8 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
       await queues.close();
       for (const connection of [redis, ...extra]) connection.disconnect();
       await db.$disconnect();
+      // Prisma does not end a pool it was handed.
+      await pool.end().catch(() => undefined);
     },
   };
 }
