@@ -8,15 +8,6 @@ ADD COLUMN     "waiting_payload" JSONB,
 ADD COLUMN     "waiting_reason" TEXT;
 
 -- CreateIndex
-CREATE INDEX "executions_workspace_id_status_scheduled_for_idx" ON "executions"("workspace_id", "status", "scheduled_for");
-
--- CreateIndex
-CREATE INDEX "executions_workspace_id_status_created_at_idx" ON "executions"("workspace_id", "status", "created_at");
-
--- CreateIndex
-CREATE INDEX "executions_job_id_created_at_idx" ON "executions"("job_id", "created_at");
-
--- CreateIndex
 CREATE INDEX "executions_workspace_id_dead_lettered_at_idx" ON "executions"("workspace_id", "dead_lettered_at");
 
 -- CreateIndex
