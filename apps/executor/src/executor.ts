@@ -1,6 +1,8 @@
 import { DelayedError, type Worker } from 'bullmq';
 import { createHttpClient, createWorker, runAttempt, type ExecutionPayload, type Runtime } from '@cronsvc/core';
 
+const EARLY_WAIT_MS = 250;
+
 export interface Executor {
   worker: Worker<ExecutionPayload>;
   /** Stops taking work and waits for attempts in flight to be recorded. */
@@ -15,7 +17,14 @@ export function startExecutor(runtime: Runtime): Executor {
   const worker = createWorker<ExecutionPayload>(
     'execution',
     async (data, job, token) => {
-      const outcome = await runAttempt(deps, data.executionId);
+      let outcome = await runAttempt(deps, data.executionId);
+      // A delayed queue job can arrive a little before its time; waiting here for a moment
+      // is far quicker than another trip through the delayed set.
+      const early = 'retryAt' in outcome ? outcome.retryAt.getTime() - Date.now() : Infinity;
+      if (early <= EARLY_WAIT_MS) {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, early)));
+        outcome = await runAttempt(deps, data.executionId);
+      }
       if ('retryAt' in outcome) {
         await job.moveToDelayed(outcome.retryAt.getTime(), token);
         throw new DelayedError();
