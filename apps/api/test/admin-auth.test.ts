@@ -113,3 +113,14 @@ describe('queue dashboard', () => {
     expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['deliveries', 'executions']);
   });
 });
+
+describe('bootstrap token', () => {
+  it('leaves one default workspace and one token when every app starts at once', async () => {
+    const { db } = ctx.runtime;
+    const key = ctx.config.secretsEncryptionKey;
+    const ids = await Promise.all(Array.from({ length: 6 }, () => ensureBootstrapWorkspace(db, key, 'csk_concurrent_bootstrap')));
+    expect(new Set(ids).size).toBe(1);
+    expect(await db.apiToken.count({ where: { tokenHash: hashToken('csk_concurrent_bootstrap') } })).toBe(1);
+    expect(await db.workspace.count({ where: { name: 'default' } })).toBe(1);
+  });
+});

@@ -47,14 +47,22 @@ export async function revokeApiToken(db: Db, tokenId: string): Promise<void> {
 /** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, D1). */
 export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, token: string): Promise<string> {
   const tokenHash = hashToken(token);
-  const known = await db.apiToken.findUnique({ where: { tokenHash } });
-  if (known) return known.workspaceId;
-  const workspace =
-    (await db.workspace.findFirst({ where: { name: 'default' }, orderBy: { createdAt: 'asc' } })) ??
-    (await db.workspace.create({ data: { id: newId('wsp'), name: 'default', signingKey: newStoredSigningKey(encryptionKey) } }));
-  await db.apiToken.upsert({ where: { tokenHash }, create: { id: newId('tok'), workspaceId: workspace.id, tokenHash }, update: {} });
-  return workspace.id;
+  // Every app runs this at start-up, often at the same moment: the lock makes them take turns,
+  // so there is one default workspace and one token row.
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
+    const known = await tx.apiToken.findUnique({ where: { tokenHash } });
+    if (known) return known.workspaceId;
+    const workspace =
+      (await tx.workspace.findFirst({ where: { name: 'default' }, orderBy: { createdAt: 'asc' } })) ??
+      (await tx.workspace.create({ data: { id: newId('wsp'), name: 'default', signingKey: newStoredSigningKey(encryptionKey) } }));
+    await tx.apiToken.create({ data: { id: newId('tok'), workspaceId: workspace.id, tokenHash } });
+    return workspace.id;
+  });
 }
+
+// Any constant; it only has to be the same in every process.
+const BOOTSTRAP_LOCK_KEY = 72707370;
 
 /** The workspace an API token belongs to, or null. The stored hash is compared in constant time. */
 export async function workspaceForToken(db: Db, token: string): Promise<string | null> {

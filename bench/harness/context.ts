@@ -1,0 +1,179 @@
+// One bench run's resources: the throwaway database, the Redis prefix, the target process and
+// the service, plus what every scenario needs to talk to them.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createQueues, type Queues } from '@cronsvc/core';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { BenchArgs } from '../lib/args.js';
+import type { Params } from '../lib/params.js';
+import { cpuPercentOfCore } from '../lib/proc.js';
+import { CLOCK_TICKS_PER_SECOND, cpuTicks, repoRoot, type Managed } from './processes.js';
+import { jobShape, resetServiceData, seedJobs, workspaceId } from './seed.js';
+import { startService, type Service } from './service.js';
+import { createDatabase, databaseUrl, dropLeftovers, migrate, REDIS_URL } from './stores.js';
+import { startTarget, type Target } from './target.js';
+
+export const PROFILE_DIR = path.join(repoRoot, 'bench', 'results', 'profiles');
+
+export interface BenchContext {
+  args: BenchArgs;
+  params: Params;
+  dbName: string;
+  databaseUrl: string;
+  redisPrefix: string;
+  apiToken: string;
+  secretsKey: string;
+  pool: pg.Pool;
+  redis: Redis;
+  target: Target;
+  /** The service's own queue producer, used to enqueue seeded executions. */
+  queues: Queues;
+  service: Service | null;
+  log(message: string): void;
+}
+
+/** The names the emergency cleanup needs, known before anything is created. */
+export function runNames(): { dbName: string; redisPrefix: string } {
+  return { dbName: `cronsvc_bench_${process.pid}`, redisPrefix: `cronsvc_bench_${process.pid}_${randomBytes(4).toString('hex')}` };
+}
+
+export async function openContext(args: BenchArgs, params: Params, names: { dbName: string; redisPrefix: string }): Promise<BenchContext> {
+  const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const dropped = await dropLeftovers(redis);
+  if (dropped.length > 0) log(`dropped leftovers of killed runs: ${dropped.join(', ')}`);
+  const url = databaseUrl(names.dbName);
+  await createDatabase(names.dbName);
+  log(`database ${names.dbName}, redis prefix ${names.redisPrefix}; migrating`);
+  await migrate(url);
+  const target = await startTarget();
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // Dropping the database WITH (FORCE) at the end terminates idle connections: not a crash.
+  pool.on('error', (error) => log(`postgres pool: ${error.message}`));
+  // The service's producer (maxRetriesPerRequest 1), exactly as the API and scheduler build it.
+  const producer = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const queues = createQueues(producer, names.redisPrefix, { timeoutMs: 30_000 });
+  return {
+    args,
+    params,
+    dbName: names.dbName,
+    databaseUrl: url,
+    redisPrefix: names.redisPrefix,
+    apiToken: `bench-${randomBytes(12).toString('hex')}`,
+    secretsKey: randomBytes(32).toString('base64'),
+    pool,
+    redis,
+    target,
+    queues,
+    service: null,
+    log,
+  };
+}
+
+/** The service with one executor, started once and shared by the scenarios. */
+export async function ensureService(ctx: BenchContext): Promise<Service> {
+  if (ctx.service) {
+    ctx.service.assertAlive();
+    return ctx.service;
+  }
+  ctx.log('starting the service (api, scheduler, executor, notifier)');
+  const started = Date.now();
+  ctx.service = await startService({
+    databaseUrl: ctx.databaseUrl,
+    redisPrefix: ctx.redisPrefix,
+    apiToken: ctx.apiToken,
+    secretsKey: ctx.secretsKey,
+    extraEnv: ctx.args.serviceEnv,
+    executors: 1,
+    profileDir: ctx.args.profile ? PROFILE_DIR : undefined,
+  });
+  ctx.log(`service up in ${Date.now() - started} ms; warming up`);
+  await warmUp(ctx, 100);
+  return ctx.service;
+}
+
+/** A setting the service runs with: --set if given, else the service's documented default. */
+export function serviceSetting(ctx: BenchContext, name: string, fallback: number): number {
+  const value = ctx.args.serviceEnv[name];
+  return value !== undefined && value !== '' ? Number(value) : fallback;
+}
+
+/**
+ * Runs `n` scheduled jobs through the whole pipeline (scheduler, queue, executor, target) and
+ * waits for all of them: proves every process works and warms JIT and pools before measuring.
+ */
+export async function warmUp(ctx: BenchContext, n: number): Promise<void> {
+  await resetServiceData(ctx.pool);
+  await ctx.target.reset();
+  const ws = await workspaceId(ctx.pool);
+  await seedJobs(ctx.pool, {
+    workspaceId: ws,
+    count: n,
+    namePrefix: 'warmup-',
+    kind: 'scheduled',
+    state: 'active',
+    shape: jobShape(ctx.target.url),
+    nextRunAtSql: `now() + interval '200 milliseconds'`,
+    scheduleSql: `jsonb_build_object('run_at', to_char(s.t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`,
+  });
+  await waitUntil(
+    'warm-up executions',
+    async () => {
+      const r = await ctx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE status = 'succeeded'`);
+      return r.rows[0].n >= n;
+    },
+    120_000,
+    () => ctx.service?.assertAlive(),
+  );
+  await resetServiceData(ctx.pool);
+  await ctx.target.reset();
+}
+
+export async function waitUntil(what: string, done: () => Promise<boolean>, timeoutMs: number, check?: () => void, everyMs = 250): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    check?.();
+    if (await done()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not done within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Busy and total jiffies of the whole machine, from /proc/stat. */
+function systemTicks(): { busy: number; total: number } {
+  const first = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = first.reduce((a, b) => a + b, 0);
+  const idle = (first[3] ?? 0) + (first[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+export interface CpuReport {
+  windowMs: number;
+  /** Per process: percent of one core over the window. */
+  processes: Record<string, number | null>;
+  /** All cores of the machine, busy percent (100 = every core busy): includes Postgres, Redis and other users. */
+  machineBusyPercent: number | null;
+}
+
+/** Starts a CPU window over these processes and the machine; the returned function closes it. */
+export function cpuWindow(processes: readonly Managed[]): () => CpuReport {
+  const started = Date.now();
+  const before = new Map(processes.map((p) => [p.name, cpuTicks(p.pid)]));
+  const sysBefore = systemTicks();
+  return () => {
+    const windowMs = Date.now() - started;
+    const sysAfter = systemTicks();
+    const out: Record<string, number | null> = {};
+    for (const p of processes) {
+      const a = before.get(p.name);
+      const b = cpuTicks(p.pid);
+      out[p.name] = a === null || a === undefined || b === null ? null : cpuPercentOfCore(b - a, CLOCK_TICKS_PER_SECOND, windowMs);
+    }
+    const total = sysAfter.total - sysBefore.total;
+    return { windowMs, processes: out, machineBusyPercent: total > 0 ? ((sysAfter.busy - sysBefore.busy) / total) * 100 : null };
+  };
+}

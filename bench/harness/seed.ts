@@ -1,0 +1,101 @@
+// Seeding straight into the throwaway database with INSERT ... SELECT generate_series: the
+// service has no bulk-create API, and a million rows through POST /v1/jobs would take hours.
+// The JSON columns are built by the service's own job schema, so seeded jobs look like created ones.
+import { jobSchema, validate, type JobInput } from '@cronsvc/core';
+import type pg from 'pg';
+
+/** A service-shaped random id: prefix + 16 random bytes in base64url, computed by Postgres. */
+export const sqlId = (prefix: string) => `'${prefix}_' || translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/=', '-_')`;
+
+export interface JobShape {
+  request: unknown;
+  retryPolicy: unknown;
+}
+
+/** The stored request and retry policy of a plain GET job against the target, with every default. */
+export function jobShape(targetUrl: string): JobShape {
+  const input = validate<JobInput>(jobSchema, { name: 'bench', kind: 'one_time', request: { url: `${targetUrl}/hit`, method: 'GET' } });
+  return { request: input.request, retryPolicy: input.retry_policy };
+}
+
+export interface SeedJobsOptions {
+  workspaceId: string;
+  count: number;
+  /** Names are `${namePrefix}${i}`. */
+  namePrefix: string;
+  kind: string;
+  state: string;
+  shape: JobShape;
+  /** SQL for next_run_at; may use `i` (1..count) and parameters from `params` starting at $8. */
+  nextRunAtSql: string;
+  /** SQL for schedule (jsonb); may use `i` and `s.t` (this row's next_run_at). */
+  scheduleSql: string;
+  /** SQL for schedule_anchor; may use `s.t`. */
+  anchorSql?: string;
+  params?: unknown[];
+  returning?: boolean;
+  chunk?: number;
+}
+
+export interface SeededJob {
+  id: string;
+  name: string;
+  nextRunAt: number | null;
+}
+
+/** Inserts jobs in chunks; returns (id, name, next_run_at) of each when asked. */
+export async function seedJobs(pool: pg.Pool, o: SeedJobsOptions): Promise<SeededJob[]> {
+  const chunk = o.chunk ?? 50_000;
+  const out: SeededJob[] = [];
+  for (let from = 1; from <= o.count; from += chunk) {
+    const to = Math.min(o.count, from + chunk - 1);
+    const sql = `
+      INSERT INTO jobs (id, workspace_id, name, kind, state, schedule, schedule_anchor, request, retry_policy,
+                        next_run_at, max_concurrent_executions, created_at, updated_at)
+      SELECT ${sqlId('job')}, $1, $2::text || i::text, $3, $4, ${o.scheduleSql}, ${o.anchorSql ?? 'now()'},
+             $5::jsonb, $6::jsonb, s.t, 0, now(), now()
+        FROM generate_series($7::int, ${to}) AS i, LATERAL (SELECT (${o.nextRunAtSql})::timestamptz AS t) AS s
+      ${o.returning ? 'RETURNING id, name, next_run_at' : ''}`;
+    const res = await pool.query<{ id: string; name: string; next_run_at: Date | null }>(sql, [
+      o.workspaceId,
+      o.namePrefix,
+      o.kind,
+      o.state,
+      JSON.stringify(o.shape.request),
+      JSON.stringify(o.shape.retryPolicy),
+      from,
+      ...(o.params ?? []),
+    ]);
+    if (o.returning) for (const r of res.rows) out.push({ id: r.id, name: r.name, nextRunAt: r.next_run_at ? r.next_run_at.getTime() : null });
+  }
+  return out;
+}
+
+/**
+ * Queued manual executions (what run-now writes before it enqueues), spread over `jobs`.
+ * Returns their ids and scheduled_for, for the harness to enqueue.
+ */
+export async function seedManualExecutions(
+  pool: pg.Pool,
+  o: { workspaceId: string; jobs: { id: string; name: string }[]; count: number },
+): Promise<{ id: string; scheduledFor: Date }[]> {
+  const res = await pool.query<{ id: string; scheduled_for: Date }>(
+    `INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, updated_at)
+     SELECT ${sqlId('exe')}, $1, ($2::text[])[1 + i % $4], ($3::text[])[1 + i % $4], 'queued', 'manual', now(), now(), now()
+       FROM generate_series(0, $5::int - 1) AS i
+     RETURNING id, scheduled_for`,
+    [o.workspaceId, o.jobs.map((j) => j.id), o.jobs.map((j) => j.name), o.jobs.length, o.count],
+  );
+  return res.rows.map((r) => ({ id: r.id, scheduledFor: r.scheduled_for }));
+}
+
+/** Empties every table a scenario writes; workspaces and tokens stay. */
+export async function resetServiceData(pool: pg.Pool): Promise<void> {
+  await pool.query('TRUNCATE jobs, executions, attempts, deliveries CASCADE');
+}
+
+export async function workspaceId(pool: pg.Pool): Promise<string> {
+  const res = await pool.query<{ id: string }>(`SELECT id FROM workspaces WHERE name = 'default' ORDER BY created_at LIMIT 1`);
+  if (!res.rows[0]) throw new Error('the bootstrap workspace "default" does not exist (did the api start?)');
+  return res.rows[0].id;
+}

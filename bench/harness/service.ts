@@ -1,0 +1,142 @@
+// The service under test, started from the working tree as separate processes, the way
+// `npm start` runs them: node --import tsx apps/<name>/src/main.ts.
+import { createServer } from 'node:net';
+import { catalog } from '@cronsvc/core';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import path from 'node:path';
+import { repoRoot, spawnTsx, type Managed } from './processes.js';
+import { REDIS_URL } from './stores.js';
+
+export interface ServiceOptions {
+  databaseUrl: string;
+  redisPrefix: string;
+  apiToken: string;
+  secretsKey: string;
+  /** Tuning variables (--set), passed to every process. */
+  extraEnv: Record<string, string>;
+  executors: number;
+  /** Directory for a .cpuprofile per process (bench/tools/cpu-profile.mjs); unset: no profiling. */
+  profileDir?: string;
+}
+
+export interface Service {
+  port: number;
+  baseUrl: string;
+  env: Record<string, string>;
+  api: Managed;
+  scheduler: Managed;
+  executors: Managed[];
+  notifier: Managed;
+  all(): Managed[];
+  addExecutor(): Promise<Managed>;
+  removeExecutor(executor: Managed): Promise<void>;
+  /** Fails with every process's last output if one of them has died. */
+  assertAlive(): void;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, processes: () => Managed[]): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const p of processes()) {
+      if (!p.alive()) throw new Error(`${p.name} exited while waiting for ${what}:\n${p.tail()}`);
+    }
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} not ready within ${timeoutMs} ms:\n${processes().map((p) => `--- ${p.name}\n${p.tail()}`).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** How many BullMQ workers are connected to a queue (BullMQ names their connections). */
+async function workerCount(redis: Redis, prefix: string, queue: string): Promise<number> {
+  const q = new Queue(queue, { connection: redis, prefix });
+  try {
+    return (await q.getWorkers()).length;
+  } finally {
+    await q.close();
+  }
+}
+
+export async function startService(o: ServiceOptions): Promise<Service> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    DATABASE_URL: o.databaseUrl,
+    REDIS_URL,
+    REDIS_PREFIX: o.redisPrefix,
+    PORT: String(port),
+    ALLOW_PRIVATE_TARGETS: 'true',
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_API_TOKEN: o.apiToken,
+    SECRETS_ENCRYPTION_KEY: o.secretsKey,
+    ...o.extraEnv,
+  };
+  // Only the API applies BOOTSTRAP_API_TOKEN: when every app starts at once with it, their
+  // upserts of the token race on api_tokens_token_hash_key and the losers exit at start-up.
+  const profiling = (label: string): Record<string, string> =>
+    o.profileDir
+      ? { NODE_OPTIONS: `--import ${path.join(repoRoot, 'bench/tools/cpu-profile.mjs')}`, BENCH_PROFILE_DIR: o.profileDir, BENCH_PROFILE_NAME: label }
+      : {};
+  const spawnApp = (name: string, label = name) =>
+    spawnTsx(label, `apps/${name}/src/main.ts`, { ...env, ...(name === 'api' ? {} : { BOOTSTRAP_API_TOKEN: '' }), ...profiling(label) });
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  let executorSeq = 0;
+  const service: Service = {
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    env,
+    // The API first: it applies the bootstrap token; the others start while it boots.
+    api: spawnApp('api'),
+    scheduler: spawnApp('scheduler'),
+    executors: [],
+    notifier: spawnApp('notifier'),
+    all() {
+      return [this.api, this.scheduler, ...this.executors, this.notifier];
+    },
+    async addExecutor() {
+      const before = await workerCount(redis, o.redisPrefix, catalog.execution.queue);
+      const executor = spawnApp('executor', `executor-${++executorSeq}`);
+      this.executors.push(executor);
+      await waitFor(`executor-${executorSeq}`, async () => (await workerCount(redis, o.redisPrefix, catalog.execution.queue)) > before, 60_000, () => [executor]);
+      return executor;
+    },
+    async removeExecutor(executor) {
+      this.executors = this.executors.filter((e) => e !== executor);
+      await executor.stop();
+    },
+    assertAlive() {
+      const dead = this.all().filter((p) => !p.alive());
+      if (dead.length > 0) throw new Error(`service process exited: ${dead.map((p) => `${p.name}\n${p.tail()}`).join('\n')}`);
+    },
+    async stop() {
+      await Promise.all(this.all().map((p) => p.stop()));
+      redis.disconnect();
+    },
+  };
+  try {
+    const all = () => service.all();
+    await waitFor('api /healthz', async () => (await fetch(`${service.baseUrl}/healthz`)).ok, 90_000, all);
+    // The notifier consumes every queue but the execution queue (which queues exactly is its business).
+    const notifierQueues = Object.values(catalog).map((q) => q.queue).filter((q) => q !== catalog.execution.queue);
+    const notifierWorkers = async () => (await Promise.all(notifierQueues.map((q) => workerCount(redis, o.redisPrefix, q)))).reduce((a, b) => a + b, 0);
+    await waitFor('notifier worker', async () => (await notifierWorkers()) >= 1, 90_000, all);
+    for (let i = 0; i < o.executors; i++) await service.addExecutor();
+    return service;
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+}

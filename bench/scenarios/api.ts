@@ -1,0 +1,72 @@
+// api: POST /v1/jobs and GET /v1/executions?limit=50 with a large stored history, loaded from a
+// separate process (autocannon). Each endpoint is measured at a fixed rate (the latency targets
+// are quoted at a rate) and flat out (requests per second).
+import { ensureService, type BenchContext } from '../harness/context.js';
+import { ensureHistory } from '../harness/history.js';
+import { spawnTsx } from '../harness/processes.js';
+import type { LoadRun } from '../load/load.js';
+import { summarizeLoad, type LoadResult } from '../lib/load.js';
+import { TARGETS } from '../lib/params.js';
+import type { Figure, Target } from '../lib/verdict.js';
+import type { ScenarioResult } from './types.js';
+
+const SCENARIO = 'api';
+
+export async function api(ctx: BenchContext): Promise<ScenarioResult> {
+  const p = ctx.params.api;
+  const service = await ensureService(ctx);
+  await ensureHistory(ctx, p.executions);
+  // What autovacuum does on a live database, done now so it does not run during the load
+  // (after the footprint scenario there are a million fresh job rows).
+  await ctx.pool.query('VACUUM ANALYZE jobs, executions, attempts');
+  const counts = await ctx.pool.query<{ executions: number; jobs: number }>(`SELECT (SELECT count(*)::int FROM executions) AS executions, (SELECT count(*)::int FROM jobs) AS jobs`);
+  const { executions, jobs } = counts.rows[0];
+  const headers = { authorization: `Bearer ${ctx.apiToken}`, 'content-type': 'application/json' };
+  // An hourly job against the target: created, stored, never due during the run.
+  const jobBody = JSON.stringify({ name: 'bench api job', kind: 'recurring', schedule: { every_n_minutes: 60 }, request: { url: `${ctx.target.url}/hit`, method: 'GET' } });
+  const post = { url: `${service.baseUrl}/v1/jobs`, method: 'POST' as const, headers, body: jobBody };
+  const list = { url: `${service.baseUrl}/v1/executions?limit=50`, method: 'GET' as const, headers };
+  const common = { durationSeconds: p.durationSeconds, warmupSeconds: p.warmupSeconds };
+  const runs: (LoadRun & { target?: Target; rate?: number })[] = [
+    { name: `POST /v1/jobs at ${p.postRate} req/s`, ...post, ...common, connections: p.connections, overallRate: p.postRate, target: TARGETS.postJobsP99Ms, rate: p.postRate },
+    { name: `GET /v1/executions?limit=50 at ${p.getRate} req/s`, ...list, ...common, connections: p.connections, overallRate: p.getRate, target: TARGETS.executionsPageP99Ms, rate: p.getRate },
+    { name: 'POST /v1/jobs flat out', ...post, ...common, connections: 10 },
+    { name: 'GET /v1/executions?limit=50 flat out', ...list, ...common, connections: 10 },
+  ];
+  ctx.log(`${SCENARIO}: ${runs.length} load runs of ${p.durationSeconds} s with ${executions.toLocaleString('en-US')} executions stored`);
+  const loader = spawnTsx('autocannon', 'bench/load/load.ts', { LOAD_SPEC: JSON.stringify(runs) });
+  const timeoutMs = runs.length * (p.durationSeconds + common.warmupSeconds + 15) * 1000 + 30_000;
+  let results: { name: string; result: LoadResult }[];
+  try {
+    const [, json] = await loader.waitForLine(/^RESULTS (.*)$/, timeoutMs);
+    results = JSON.parse(json);
+  } finally {
+    await loader.stop();
+  }
+  service.assertAlive();
+  const figures: Figure[] = [];
+  for (const run of runs) {
+    const found = results.find((r) => r.name === run.name);
+    const s = found
+      ? summarizeLoad(found.result, { requestedRate: run.rate })
+      : { requestsPerSecond: null, p50: null, p99: null, total: 0, problems: ['no result'], shortfall: null };
+    figures.push(
+      { scenario: SCENARIO, name: `${run.name}: requests/s`, value: s.requestsPerSecond, unit: 'req/s', problems: s.problems, note: s.shortfall ?? undefined },
+      { scenario: SCENARIO, name: `${run.name}: p50`, value: s.p50, unit: 'ms', problems: s.problems },
+      { scenario: SCENARIO, name: `${run.name}: p99`, value: s.p99, unit: 'ms', target: run.target, problems: s.problems, unmet: s.shortfall ?? undefined },
+    );
+  }
+  return {
+    figures,
+    parameters: {
+      executionsStored: executions,
+      jobsStored: jobs,
+      durationSeconds: p.durationSeconds,
+      connections: p.connections,
+      flatOutConnections: 10,
+      postRate: p.postRate,
+      getRate: p.getRate,
+    },
+    details: { results },
+  };
+}
