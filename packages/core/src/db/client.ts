@@ -7,16 +7,20 @@ export type SqlPool = pg.Pool;
 export { Prisma } from './generated/client.js';
 export type { Job as JobRow, Execution as ExecutionRow, Attempt as AttemptRow, Workspace as WorkspaceRow } from './generated/client.js';
 
+/** A Prisma client that owns its pool: $disconnect closes everything. */
 export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
-  return createDatabase(databaseUrl, options).db;
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: options.max ?? 10 }) });
 }
 
 /**
- * Prisma for everything, and its connection pool for the executor's two statements per attempt,
+ * Prisma for everything, and its connection pool (the caller ends it after $disconnect) for the executor's two statements per attempt,
  * which run there as named prepared statements so Postgres plans them once per connection.
  */
 export function createDatabase(databaseUrl: string, options: { max?: number } = {}): { db: Db; pool: SqlPool } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+  // An idle connection the server drops (restart, failover) must not crash the process; the
+  // next query on the pool opens a new one, or fails and is answered as unavailable.
+  pool.on('error', () => undefined);
   return { db: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
 
