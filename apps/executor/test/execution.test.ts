@@ -1,29 +1,15 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createJob, getExecution, runNow, type ExecutionWithAttempts } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { startExecutor, type Executor } from '../src/executor.js';
+import { waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 let ctx: TestContext;
 let target: TargetServer;
-let executor: Executor;
 let workspaceId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
-  executor = startExecutor(ctx.runtime);
-  workspaceId = (await ctx.workspace()).id;
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  target.handle((_req, res) => void res.end('ok'));
-});
+const fixture = useExecutorFixture();
+beforeAll(() => ({ ctx, target, workspaceId } = fixture));
 
 async function oneTime(request: Record<string, unknown>, retry?: Record<string, unknown>) {
   const { job } = await createJob(ctx.runtime, workspaceId, { name: 'probe', kind: 'one_time', request, ...(retry ? { retry_policy: retry } : {}) });

@@ -1,30 +1,16 @@
 import { createJob, getExecution, serializeExecution, type ExecutionWithAttempts } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { startExecutor, type Executor } from '../src/executor.js';
+import { waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // SPEC 2.3 response matching rules 1-4 and DECISIONS D5 response_assertions /
 // response_output_template, end to end: executor -> local target server -> recorded execution.
 
 let ctx: TestContext;
 let target: TargetServer;
-let executor: Executor;
 let workspaceId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
-  executor = startExecutor(ctx.runtime);
-  workspaceId = (await ctx.workspace()).id;
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  target.handle((_req, res) => void res.end('ok'));
-});
+const fixture = useExecutorFixture();
+beforeAll(() => ({ ctx, target, workspaceId } = fixture));
 
 /** Answers every request with this status, body and headers. */
 function answer(statusCode: number, body: string, headers: Record<string, string> = {}) {

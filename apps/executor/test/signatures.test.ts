@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { createJob, generateSigningKey, getExecution, getSigningKey, rotateSigningKey } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { startExecutor, type Executor } from '../src/executor.js';
+import { waitFor, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // End to end (DECISIONS D5): the executor signs each request the Standard Webhooks way and a
 // target verifies it with the stock `standardwebhooks` library and the key GET /v1/signing-key
@@ -10,24 +10,10 @@ import { startExecutor, type Executor } from '../src/executor.js';
 
 let ctx: TestContext;
 let target: TargetServer;
-let executor: Executor;
 let workspaceId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
-  executor = startExecutor(ctx.runtime);
-  workspaceId = (await ctx.workspace('signed')).id;
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  target.handle((_req, res) => void res.end('ok'));
-});
+const fixture = useExecutorFixture('signed');
+beforeAll(() => ({ ctx, target, workspaceId } = fixture));
 
 async function run(request: Record<string, unknown>): Promise<string> {
   const { job } = await createJob(ctx.runtime, workspaceId, { name: 'signed', kind: 'one_time', request });

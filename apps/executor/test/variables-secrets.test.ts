@@ -1,31 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createJob, createSecret, deleteSecret, getExecution, runNow, updateSecret, type ExecutionWithAttempts } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { startExecutor, type Executor } from '../src/executor.js';
+import { waitFor, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // Dynamic variables and secrets at execution time (SPEC 2.3, DECISIONS D5): rendered once per
 // execution, secrets read when the request is made and kept out of everything stored.
 
 let ctx: TestContext;
 let target: TargetServer;
-let executor: Executor;
 let workspaceId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
-  executor = startExecutor(ctx.runtime);
-  workspaceId = (await ctx.workspace()).id;
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  target.handle((_req, res) => void res.end('ok'));
-});
+const fixture = useExecutorFixture();
+beforeAll(() => ({ ctx, target, workspaceId } = fixture));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
