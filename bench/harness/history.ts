@@ -3,7 +3,7 @@
 // column, NOT NULL or not, holds what the executor really writes; only ids, job and times vary.
 // Clones are spread over 1,000 jobs and the last 30 days.
 import { ensureService, sleep, type BenchContext } from './context.js';
-import { jobShape, seedJobs, seedManualExecutions, sqlId, workspaceId } from './seed.js';
+import { jobShape, seedJobs, seedManualExecutions, seedOneTimeJobs, sqlId, workspaceId } from './seed.js';
 
 const HISTORY_JOBS = 1_000;
 const CHUNK = 50_000;
@@ -27,17 +27,7 @@ async function templateExecution(ctx: BenchContext): Promise<string> {
   if (found) return found;
   await ensureService(ctx);
   const ws = await workspaceId(ctx.pool);
-  const jobs = await seedJobs(ctx.pool, {
-    workspaceId: ws,
-    count: 1,
-    namePrefix: 'template-',
-    kind: 'one_time',
-    state: 'active',
-    shape: jobShape(ctx.target.url),
-    nextRunAtSql: 'NULL',
-    scheduleSql: 'NULL',
-    returning: true,
-  });
+  const jobs = await seedOneTimeJobs(ctx.pool, { workspaceId: ws, targetUrl: ctx.target.url, count: 1, namePrefix: 'template-' });
   const [exe] = await seedManualExecutions(ctx.pool, { workspaceId: ws, jobs, count: 1 });
   await ctx.queues.enqueueExecutions([{ executionId: exe.id, attempt: 1, runAt: exe.scheduledFor }]);
   for (let i = 0; i < 120; i++) {

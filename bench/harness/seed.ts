@@ -75,6 +75,21 @@ export async function seedJobs(pool: pg.Pool, o: SeedJobsOptions): Promise<Seede
  * Queued manual executions (what run-now writes before it enqueues), spread over `jobs`.
  * Returns their ids and scheduled_for, for the harness to enqueue.
  */
+/** Active one_time jobs with no schedule, for executions seeded by hand (what run-now would queue). */
+export function seedOneTimeJobs(pool: pg.Pool, o: { workspaceId: string; targetUrl: string; count: number; namePrefix: string }): Promise<SeededJob[]> {
+  return seedJobs(pool, {
+    workspaceId: o.workspaceId,
+    count: o.count,
+    namePrefix: o.namePrefix,
+    kind: 'one_time',
+    state: 'active',
+    shape: jobShape(o.targetUrl),
+    nextRunAtSql: 'NULL',
+    scheduleSql: 'NULL',
+    returning: true,
+  });
+}
+
 export async function seedManualExecutions(
   pool: pg.Pool,
   o: { workspaceId: string; jobs: { id: string; name: string }[]; count: number },

@@ -10,7 +10,7 @@ import PgBoss from 'pg-boss';
 import path from 'node:path';
 import { cpuWindow, ensureService, PROFILE_DIR, sleep, type BenchContext, type CpuReport } from '../harness/context.js';
 import { repoRoot, spawnTsx, type Managed } from '../harness/processes.js';
-import { jobShape, resetServiceData, seedJobs, seedManualExecutions, workspaceId } from '../harness/seed.js';
+import { resetServiceData, seedManualExecutions, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
 import { REDIS_URL } from '../harness/stores.js';
 import { countDeliveries } from '../lib/lag.js';
 import { TARGETS } from '../lib/params.js';
@@ -91,17 +91,7 @@ async function serviceRun(ctx: BenchContext, executors: number): Promise<Variant
     await resetServiceData(ctx.pool);
     await ctx.target.reset();
     const ws = await workspaceId(ctx.pool);
-    const jobs = await seedJobs(ctx.pool, {
-      workspaceId: ws,
-      count: 100,
-      namePrefix: 'throughput-',
-      kind: 'one_time',
-      state: 'active',
-      shape: jobShape(ctx.target.url),
-      nextRunAtSql: 'NULL',
-      scheduleSql: 'NULL',
-      returning: true,
-    });
+    const jobs = await seedOneTimeJobs(ctx.pool, { workspaceId: ws, targetUrl: ctx.target.url, count: 100, namePrefix: 'throughput-' });
     // What run-now commits before it enqueues: a queued manual execution per call.
     const executions = await seedManualExecutions(ctx.pool, { workspaceId: ws, jobs, count: n });
     const name = `service, ${executors} executor${executors > 1 ? 's' : ''}`;
