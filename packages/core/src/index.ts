@@ -25,6 +25,7 @@ export * from './jobs/list-jobs.js';
 export * from './jobs/serialize-job.js';
 export * from './executions/create-executions.js';
 export * from './executions/list-executions.js';
+export * from './executions/count-executions.js';
 export * from './executions/run-now.js';
 export * from './executions/serialize-execution.js';
 export * from './executions/run-attempt.js';

@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
+import { countExecutions } from './count-executions.js';
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed'] as const;
 
@@ -60,7 +61,10 @@ export async function listExecutions(
       skip: q.offset,
       include: { attempts: { orderBy: { number: 'asc' } } },
     }),
-    deps.db.execution.count({ where }),
+    // Counters answer the filters they are kept by; a time range, a name or a scope is counted.
+    q.from || q.to || q.job_name || Object.keys(scope).length > 0
+      ? deps.db.execution.count({ where })
+      : countExecutions(deps.db, { workspaceId, jobId, status: q.status }),
   ]);
   return { data, total, limit: q.limit, offset: q.offset };
 }
