@@ -1,5 +1,5 @@
 import { DelayedError, type Worker } from 'bullmq';
-import { createHttpClient, createWorker, runAttempt, type ExecutionPayload, type Runtime } from '@cronsvc/core';
+import { createClaimBatcher, createHttpClient, createRecordBatcher, createWorker, runAttempt, type ExecutionPayload, type Runtime } from '@cronsvc/core';
 
 const EARLY_WAIT_MS = 250;
 
@@ -13,7 +13,7 @@ export interface Executor {
 export function startExecutor(runtime: Runtime): Executor {
   const { config, logger } = runtime;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
-  const deps = { ...runtime, http };
+  const deps = { ...runtime, http, claims: createClaimBatcher(runtime.pool), records: createRecordBatcher(runtime.pool) };
   const worker = createWorker<ExecutionPayload>(
     'execution',
     async (data, job, token) => {

@@ -1,4 +1,5 @@
 import type { Db, SqlPool } from '../db/client.js';
+import { GroupCommit } from '../db/group-commit.js';
 import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
 import type { StoredSigningKeys } from '../signatures/signing-keys.js';
 import type { ExecutionVariables } from './prepare-request.js';
@@ -74,23 +75,64 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
   };
 }
 
-// The claiming UPDATE. With $6 (cap checked) false a queued execution starts only when its job
-// has no concurrency cap, which keeps the common case to this one statement.
+// The claiming UPDATE, for a batch of executions at once (each with its own time, lease and
+// variables). With $5 (cap checked) false a queued execution starts only when its job has no
+// concurrency cap, which keeps the common case to this one statement.
 const CLAIM_SQL = `
     UPDATE executions AS e
-       SET status = 'running', locked_until = $3, started_at = COALESCE(e.started_at, $2), updated_at = $2,
-           variables = COALESCE(e.variables, $4::jsonb)
-      FROM jobs AS j, workspaces AS w
-     WHERE e.id = $1 AND j.id = e.job_id AND w.id = e.workspace_id
-       AND e.next_attempt_at <= $2
+       SET status = 'running', locked_until = v.locked_until, started_at = COALESCE(e.started_at, v.now), updated_at = v.now,
+           variables = COALESCE(e.variables, v.variables)
+      FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::jsonb[]) AS v(id, now, locked_until, variables),
+           jobs AS j, workspaces AS w
+     WHERE e.id = v.id AND j.id = e.job_id AND w.id = e.workspace_id
+       AND e.next_attempt_at <= v.now
        AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR $5::boolean))
-         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < $2)))
+         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < v.now)))
     RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables,
               j.kind, j.request, j.retry_policy, j.max_concurrent_executions, j.on_success_url, j.on_failure_url,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 
-function claimValues(executionId: string, now: Date, leaseMs: number, variables: ExecutionVariables, capChecked: boolean): unknown[] {
-  return [executionId, now, new Date(now.getTime() + leaseMs), JSON.stringify(variables), capChecked];
+interface ClaimInput {
+  executionId: string;
+  now: Date;
+  leaseMs: number;
+  variables: ExecutionVariables;
+}
+
+function claimValues(items: ClaimInput[], capChecked: boolean): unknown[] {
+  return [
+    items.map((i) => i.executionId),
+    items.map((i) => i.now.toISOString()),
+    items.map((i) => new Date(i.now.getTime() + i.leaseMs).toISOString()),
+    items.map((i) => JSON.stringify(i.variables)),
+    capChecked,
+  ];
+}
+
+/** Each item's claimed row, or null; an id asked twice in one batch is claimed by its first asker only. */
+function rowsFor(items: ClaimInput[], rows: ClaimRow[]): (ClaimRow | null)[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return items.map((i) => {
+    const row = byId.get(i.executionId) ?? null;
+    byId.delete(i.executionId);
+    return row;
+  });
+}
+
+export type ClaimBatcher = GroupCommit<ClaimInput, ClaimRow | null>;
+
+/**
+ * Claims of concurrent attempts leave together, one UPDATE per batch: an executor running
+ * fifty attempts at once makes a few round trips for their claims instead of fifty.
+ */
+export function createClaimBatcher(pool: SqlPool): ClaimBatcher {
+  return new GroupCommit(
+    async (items) => {
+      const { rows } = await pool.query<ClaimRow>({ name: 'claim-attempts', text: CLAIM_SQL, values: claimValues(items, false) });
+      return rowsFor(items, rows);
+    },
+    { maxBatch: 500, maxInFlight: 2 },
+  );
 }
 
 /**
@@ -104,7 +146,7 @@ async function claimCapped(db: Db, executionId: string, jobId: string, cap: numb
     const [{ running }] = await tx.$queryRaw<{ running: number }[]>`
       SELECT count(*)::int AS running FROM executions WHERE job_id = ${jobId} AND status = 'running'`;
     if (running >= cap) return null;
-    const rows = await tx.$queryRawUnsafe<ClaimRow[]>(CLAIM_SQL, ...claimValues(executionId, now, leaseMs, variables, true));
+    const rows = await tx.$queryRawUnsafe<ClaimRow[]>(CLAIM_SQL, ...claimValues([{ executionId, now, leaseMs, variables }], true));
     return rows[0] ?? null;
   });
 }
@@ -115,15 +157,14 @@ async function claimCapped(db: Db, executionId: string, jobId: string, cap: numb
  * other worker wait. `variables` are stored only if the execution has none yet.
  */
 export async function claimAttempt(
-  deps: { db: Db; pool: SqlPool },
+  deps: { db: Db; claims: ClaimBatcher },
   executionId: string,
   now: Date,
   leaseMs: number,
   variables: ExecutionVariables,
 ): Promise<ClaimResult> {
   const { db } = deps;
-  const { rows } = await deps.pool.query<ClaimRow>({ name: 'claim-attempt', text: CLAIM_SQL, values: claimValues(executionId, now, leaseMs, variables, false) });
-  const row = rows[0];
+  const row = await deps.claims.add({ executionId, now, leaseMs, variables });
   if (row) return { claimed: toClaimed(row) };
   const current = await db.execution.findUnique({
     where: { id: executionId },

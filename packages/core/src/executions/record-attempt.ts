@@ -1,4 +1,5 @@
-import { SqlBuilder, type SqlPool } from '../db/client.js';
+import type { SqlPool } from '../db/client.js';
+import { GroupCommit } from '../db/group-commit.js';
 import { callbackDelivery } from '../deliveries/callback-deliveries.js';
 import { executionEvent } from '../deliveries/execution-event.js';
 import type { Deps } from '../runtime/deps.js';
@@ -19,17 +20,135 @@ export type Recorded =
   | { recorded: true; nextAttemptAt: Date | null; parked: boolean; callbackId: string | null }
   | { recorded: false };
 
+/** One attempt's row for the batch statement: what the execution, the attempt, the callback and the job become. */
+interface RecordRow {
+  executionId: string;
+  number: number;
+  /** succeeded, failed, or retry. */
+  outcome: string;
+  at: Date;
+  durationMs: number;
+  finalResponse: string | null;
+  finalOutput: string | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+  nextAttemptAt: Date | null;
+  attemptStatus: string;
+  statusCode: number | null;
+  latencyMs: number;
+  bodyPreview: string | null;
+  responseHeaders: string | null;
+  startedAt: Date;
+  callback: { id: string; workspaceId: string; kind: string; event: string; url: string | null; payload: string } | null;
+  /** The one_time or scheduled job this attempt completes, when it is the job's own fire ending. */
+  completesJobId: string | null;
+}
+
 const jsonb = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /**
- * Records an attempt in one statement: the execution's new state, the attempt, the callback the
- * execution owes when it ends, and a one-shot job's completion. One statement is one round trip
- * and is atomic: the execution update is guarded by status and attempt_count, so a worker that
- * lost its lease records nothing, and a second recording of the same attempt number violates
- * the attempt's primary key and fails whole. A park asked for during the attempt replaces the retry.
+ * Everything a batch of attempts changes, in one statement: each execution's new state, its
+ * attempt, the callback it owes when it ends, and a one-shot job's completion. Each execution
+ * update is guarded by status and attempt_count, so a worker that lost its lease records
+ * nothing, and a second recording of the same attempt number violates the attempt's primary
+ * key and fails the statement whole. A park asked for during the attempt replaces the retry.
+ */
+const RECORD_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::jsonb[], $7::jsonb[], $8::text[],
+                         $9::text[], $10::timestamptz[], $11::text[], $12::int[], $13::int[], $14::text[], $15::jsonb[],
+                         $16::timestamptz[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[])
+      AS t(id, number, outcome, at, duration_ms, final_response, final_output, error_class,
+           error_message, next_attempt_at, attempt_status, status_code, latency_ms, body_preview, response_headers,
+           started_at, callback_id, callback_workspace_id, callback_kind, callback_event, callback_url, callback_payload, completes_job_id)
+  ), updated AS (
+    UPDATE executions AS e SET
+      status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
+      waiting_reason = CASE WHEN i.outcome = 'retry' AND e.park_requested THEN 'manual' ELSE e.waiting_reason END,
+      attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at,
+      next_attempt_at = CASE WHEN i.outcome = 'retry' THEN i.next_attempt_at ELSE e.next_attempt_at END,
+      finished_at = CASE WHEN i.outcome = 'retry' THEN e.finished_at ELSE i.at END,
+      duration_ms = CASE WHEN i.outcome = 'retry' THEN e.duration_ms ELSE i.duration_ms END,
+      final_response = CASE WHEN i.outcome = 'retry' THEN e.final_response ELSE i.final_response END,
+      final_output = CASE WHEN i.outcome = 'retry' THEN e.final_output ELSE i.final_output END,
+      error_class = CASE WHEN i.outcome = 'retry' THEN e.error_class ELSE i.error_class END,
+      error_message = CASE WHEN i.outcome = 'retry' THEN e.error_message ELSE i.error_message END,
+      dead_lettered_at = CASE WHEN i.outcome = 'retry' THEN e.dead_lettered_at WHEN i.outcome = 'failed' THEN i.at END
+      FROM input AS i
+     WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1
+    RETURNING e.id, e.status
+  ), attempt AS (
+    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, body_preview, response_headers, error_class, error_message, started_at, created_at)
+    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.body_preview, i.response_headers,
+           i.error_class, i.error_message, i.started_at, i.at
+      FROM updated AS u JOIN input AS i ON i.id = u.id
+  ), callback AS (
+    INSERT INTO deliveries (id, workspace_id, execution_id, kind, event, url, payload, status, next_attempt_at, created_at, updated_at)
+    SELECT i.callback_id, i.callback_workspace_id, i.id, i.callback_kind, i.callback_event, i.callback_url, i.callback_payload,
+           'pending', i.at, i.at, i.at
+      FROM updated AS u JOIN input AS i ON i.id = u.id
+     WHERE i.callback_id IS NOT NULL
+  ), completed AS (
+    UPDATE jobs AS j SET state = 'completed', updated_at = i.at
+      FROM updated AS u JOIN input AS i ON i.id = u.id
+     WHERE j.id = i.completes_job_id AND j.kind IN ('one_time', 'scheduled') AND j.state = 'active' AND j.next_run_at IS NULL
+  )
+  SELECT id, status FROM updated`;
+
+function recordValues(rows: RecordRow[]): unknown[] {
+  const column = <T>(pick: (r: RecordRow) => T) => rows.map(pick);
+  return [
+    column((r) => r.executionId),
+    column((r) => r.number),
+    column((r) => r.outcome),
+    column((r) => iso(r.at)),
+    column((r) => r.durationMs),
+    column((r) => r.finalResponse),
+    column((r) => r.finalOutput),
+    column((r) => r.errorClass),
+    column((r) => r.errorMessage),
+    column((r) => iso(r.nextAttemptAt)),
+    column((r) => r.attemptStatus),
+    column((r) => r.statusCode),
+    column((r) => r.latencyMs),
+    column((r) => r.bodyPreview),
+    column((r) => r.responseHeaders),
+    column((r) => iso(r.startedAt)),
+    column((r) => r.callback?.id ?? null),
+    column((r) => r.callback?.workspaceId ?? null),
+    column((r) => r.callback?.kind ?? null),
+    column((r) => r.callback?.event ?? null),
+    column((r) => r.callback?.url ?? null),
+    column((r) => r.callback?.payload ?? null),
+    column((r) => r.completesJobId),
+  ];
+}
+
+/** The execution's status after the recording, or null when nothing was recorded. */
+export type RecordBatcher = GroupCommit<RecordRow, string | null>;
+
+/**
+ * Recordings of concurrent attempts leave together, one statement per batch. A batch that
+ * fails (an attempt recorded twice) is retried attempt by attempt, so only that one fails.
+ */
+export function createRecordBatcher(pool: SqlPool): RecordBatcher {
+  return new GroupCommit(
+    async (rows) => {
+      const result = await pool.query<{ id: string; status: string }>({ name: 'record-attempts', text: RECORD_SQL, values: recordValues(rows) });
+      const status = new Map(result.rows.map((r) => [r.id, r.status]));
+      return rows.map((r) => status.get(r.executionId) ?? null);
+    },
+    { maxBatch: 500, maxInFlight: 2 },
+  );
+}
+
+/**
+ * Records an attempt and its outcome (through the batch statement above). A worker that lost
+ * the execution, or whose attempt was recorded already, records nothing.
  */
 export async function recordAttempt(
-  deps: Pick<Deps, 'clock'> & { pool: SqlPool; random?: () => number },
+  deps: Pick<Deps, 'clock'> & { records: RecordBatcher; random?: () => number },
   exe: ClaimedExecution,
   number: number,
   startedAt: Date,
@@ -61,48 +180,30 @@ export async function recordAttempt(
         now,
       })
     : null;
-
-  const q = new SqlBuilder();
-  const p = (value: unknown) => q.param(value);
-  const setState = final
-    ? `status = ${p(verdict.outcome)}, attempt_count = ${p(number)}, locked_until = NULL, park_requested = false,
-        finished_at = ${p(now)}, duration_ms = ${p(now.getTime() - exe.startedAt.getTime())},
-        final_response = ${p(jsonb(finalResponse))}::jsonb, final_output = ${p(jsonb(record.output))}::jsonb,
-        error_class = ${p(verdict.errorClass)}, error_message = ${p(verdict.errorMessage)},
-        dead_lettered_at = ${p(verdict.outcome === 'failed' ? now : null)}::timestamptz, updated_at = ${p(now)}`
-    : `attempt_count = ${p(number)}, locked_until = NULL, next_attempt_at = ${p(nextAttemptAt)},
-        status = CASE WHEN park_requested THEN 'waiting' ELSE 'running' END,
-        waiting_reason = CASE WHEN park_requested THEN 'manual' ELSE waiting_reason END,
-        park_requested = false, updated_at = ${p(now)}`;
-  const updated = `WITH updated AS (
-        UPDATE executions SET ${setState}
-         WHERE id = ${p(exe.id)} AND status = 'running' AND attempt_count = ${p(number - 1)}
-        RETURNING id, status
-      ), attempt AS (
-        INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, body_preview, response_headers, error_class, error_message, started_at, created_at)
-        SELECT id, ${p(number)}, ${p(verdict.status)}, ${p(record.statusCode)}::int, ${p(record.latencyMs)}, ${p(record.preview)}, ${p(jsonb(record.headers))}::jsonb,
-               ${p(verdict.errorClass)}, ${p(verdict.errorMessage)}, ${p(startedAt)}, ${p(now)} FROM updated
-      )`;
-  const insertCallback = callback
-    ? `, callback AS (
-        INSERT INTO deliveries (id, workspace_id, execution_id, kind, event, url, payload, status, next_attempt_at, created_at, updated_at)
-        SELECT ${p(callback.id)}, ${p(callback.workspaceId)}, id, ${p(callback.kind)}, ${p(callback.event)}, ${p(callback.url)},
-               ${p(jsonb(callback.payload))}::jsonb, 'pending', ${p(now)}, ${p(now)}, ${p(now)} FROM updated)`
-    : '';
-  // A one_time or scheduled job's own fire ending completes the job (not a run-now or replay).
-  const completes = final && exe.source === 'schedule';
-  const completeJob = completes
-    ? `, completed AS (
-          UPDATE jobs SET state = 'completed', updated_at = ${p(now)}
-           WHERE id = ${p(exe.jobId)} AND kind IN ('one_time', 'scheduled') AND state = 'active' AND next_run_at IS NULL
-             AND EXISTS (SELECT 1 FROM updated))`
-    : '';
-  // One statement shape per variant, each prepared once per connection.
-  const name = `record-attempt-${final ? 'final' : 'retry'}${callback ? '-callback' : ''}${completes ? '-complete' : ''}`;
   try {
-    const { rows } = await deps.pool.query<{ status: string }>({ name, text: `${updated}${insertCallback}${completeJob} SELECT status FROM updated`, values: q.values });
-    if (rows.length === 0) return { recorded: false };
-    const parked = rows[0].status === 'waiting';
+    const status = await deps.records.add({
+      executionId: exe.id,
+      number,
+      outcome: verdict.outcome,
+      at: now,
+      durationMs: now.getTime() - exe.startedAt.getTime(),
+      finalResponse: jsonb(finalResponse),
+      finalOutput: jsonb(record.output),
+      errorClass: verdict.errorClass,
+      errorMessage: verdict.errorMessage,
+      nextAttemptAt,
+      attemptStatus: verdict.status,
+      statusCode: record.statusCode,
+      latencyMs: record.latencyMs,
+      bodyPreview: record.preview,
+      responseHeaders: jsonb(record.headers),
+      startedAt,
+      callback: callback && { id: callback.id, workspaceId: callback.workspaceId, kind: callback.kind, event: callback.event, url: callback.url ?? null, payload: JSON.stringify(callback.payload) },
+      // A one_time or scheduled job's own fire ending completes the job (not a run-now or replay).
+      completesJobId: final && exe.source === 'schedule' ? exe.jobId : null,
+    });
+    if (status === null) return { recorded: false };
+    const parked = status === 'waiting';
     return { recorded: true, nextAttemptAt: parked ? null : nextAttemptAt, parked, callbackId: callback?.id ?? null };
   } catch (error) {
     // The same attempt number recorded already: another worker took over and got there first.

@@ -1,15 +1,14 @@
 import { bodyPreview, type HttpClient, type HttpResult, type OutboundRequest } from '../http/http-client.js';
-import type { SqlPool } from '../db/client.js';
 import type { Deps } from '../runtime/deps.js';
 import { DecryptionError } from '../secrets/crypto.js';
 import { maskSecretHeaders, maskSecrets } from '../secrets/mask-secrets.js';
 import { signRequest } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
-import { claimAttempt, extendLease, type ClaimedExecution } from './claim-attempt.js';
+import { claimAttempt, extendLease, type ClaimBatcher, type ClaimedExecution } from './claim-attempt.js';
 import { decideAttempt, type AttemptVerdict } from './decide-attempt.js';
 import { renderOutput } from './output-template.js';
 import { newExecutionVariables, prepareRequest } from './prepare-request.js';
-import { recordAttempt, type AttemptRecord } from './record-attempt.js';
+import { recordAttempt, type AttemptRecord, type RecordBatcher } from './record-attempt.js';
 
 export type RunOutcome =
   | { done: 'succeeded' | 'failed' | 'retry' | 'parked'; executionId: string }
@@ -17,7 +16,9 @@ export type RunOutcome =
   | { skip: string };
 
 export interface RunAttemptDeps extends Deps {
-  pool: SqlPool;
+  /** Claims and recordings of the attempts running at the same moment go to Postgres together. */
+  claims: ClaimBatcher;
+  records: RecordBatcher;
   http: HttpClient;
   random?: () => number;
 }

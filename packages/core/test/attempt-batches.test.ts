@@ -1,0 +1,153 @@
+import { createClaimBatcher, claimAttempt, type ClaimedExecution } from '../src/executions/claim-attempt.js';
+import { createRecordBatcher, recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
+import { newExecutionVariables } from '../src/executions/prepare-request.js';
+import { createJob } from '../src/jobs/create-job.js';
+import { runNow } from '../src/executions/run-now.js';
+import type { SqlPool } from '../src/db/client.js';
+import { createTestContext, type TestContext } from './test-context.js';
+
+// The executor claims and records the attempts running at the same moment with one statement
+// per batch. Every outcome must come out of a mixed batch exactly as it would alone.
+
+let ctx: TestContext;
+let workspaceId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  workspaceId = (await ctx.workspace()).id;
+});
+afterAll(() => ctx.close());
+
+/** The runtime's pool, counting the statements sent under each prepared name. */
+function countingPool(): { pool: SqlPool; statements: Map<string, number> } {
+  const statements = new Map<string, number>();
+  const real = ctx.runtime.pool;
+  const pool = {
+    query: (config: { name?: string }, ...rest: unknown[]) => {
+      if (config.name) statements.set(config.name, (statements.get(config.name) ?? 0) + 1);
+      return (real.query as (...args: unknown[]) => unknown)(config, ...rest);
+    },
+  } as unknown as SqlPool;
+  return { pool, statements };
+}
+
+async function manualExecutions(jobId: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await runNow(ctx.runtime, workspaceId, jobId)).id);
+  return ids;
+}
+
+const success: AttemptRecord = {
+  verdict: { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' },
+  latencyMs: 3,
+  statusCode: 200,
+  preview: 'ok "quoted" \\ back',
+  headers: { 'content-type': 'text/plain' },
+  output: { id: 7 },
+};
+const failure: AttemptRecord = {
+  verdict: { status: 'HTTP_ERROR', errorClass: 'HTTP_4XX', errorMessage: 'status 404', outcome: 'failed' },
+  latencyMs: 4,
+  statusCode: 404,
+  preview: 'nope',
+  headers: {},
+  output: null,
+};
+const retry: AttemptRecord = {
+  verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'no answer', outcome: 'retry' },
+  latencyMs: 30_000,
+  statusCode: null,
+  preview: null,
+  headers: null,
+  output: null,
+};
+
+it('claims concurrent attempts in few statements, and each claim once', async () => {
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'claims', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } });
+  const ids = await manualExecutions(job.id, 40);
+  const { pool, statements } = countingPool();
+  const claims = createClaimBatcher(pool);
+  const now = new Date();
+  // Every execution asked for twice at once: one of the two askers gets it.
+  const results = await Promise.all([...ids, ...ids].map((id) => claimAttempt({ db: ctx.runtime.db, claims }, id, now, 30_000, newExecutionVariables(now))));
+  const claimed = results.filter((r) => 'claimed' in r).map((r) => (r as { claimed: ClaimedExecution }).claimed.id);
+  expect(claimed.sort()).toEqual([...ids].sort());
+  expect(statements.get('claim-attempts')).toBeLessThanOrEqual(4);
+  const rows = await ctx.runtime.db.execution.findMany({ where: { id: { in: ids } } });
+  expect(rows.every((r) => r.status === 'running' && r.lockedUntil !== null && r.variables !== null)).toBe(true);
+});
+
+it('records success, failure with its callback, retry, a parked retry and a one-shot completion in one batch', async () => {
+  const plain = (await createJob(ctx.runtime, workspaceId, { name: 'plain', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } })).job;
+  const withCallback = (
+    await createJob(ctx.runtime, workspaceId, {
+      name: 'callback',
+      kind: 'cron',
+      schedule: { cron: '0 0 1 1 *' },
+      request: { url: 'https://example.com/' },
+      on_failure_url: 'https://example.com/failed',
+    })
+  ).job;
+  const oneShot = (await createJob(ctx.runtime, workspaceId, { name: 'one shot', kind: 'one_time', request: { url: 'https://example.com/' } })).job;
+  const [ok, parked, retried] = await manualExecutions(plain.id, 3);
+  const [failed] = await manualExecutions(withCallback.id, 1);
+  const own = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: oneShot.id } });
+  const { pool, statements } = countingPool();
+  const deps = { db: ctx.runtime.db, claims: createClaimBatcher(pool), records: createRecordBatcher(pool), clock: ctx.runtime.clock };
+  const now = new Date();
+  const claim = async (id: string) => {
+    const r = await claimAttempt(deps, id, now, 30_000, newExecutionVariables(now));
+    if (!('claimed' in r)) throw new Error(`not claimed: ${JSON.stringify(r)}`);
+    return r.claimed;
+  };
+  const claimed = await Promise.all([ok, parked, retried, failed, own.id].map(claim));
+  await ctx.runtime.db.execution.update({ where: { id: parked }, data: { parkRequested: true } });
+
+  const [rOk, rParked, rRetried, rFailed, rOwn] = await Promise.all(
+    [success, retry, retry, failure, success].map((record, i) => recordAttempt(deps, claimed[i], 1, now, record)),
+  );
+  expect(statements.get('record-attempts')).toBeLessThanOrEqual(2);
+  expect(rOk).toEqual({ recorded: true, nextAttemptAt: null, parked: false, callbackId: null });
+  expect(rParked).toEqual({ recorded: true, nextAttemptAt: null, parked: true, callbackId: null });
+  expect(rRetried).toMatchObject({ recorded: true, parked: false, callbackId: null });
+  expect((rRetried as { nextAttemptAt: Date }).nextAttemptAt.getTime()).toBeGreaterThan(now.getTime());
+  expect(rFailed).toMatchObject({ recorded: true, nextAttemptAt: null, parked: false });
+  expect(rOwn).toMatchObject({ recorded: true, parked: false });
+
+  const exe = async (id: string) => ctx.runtime.db.execution.findUniqueOrThrow({ where: { id }, include: { attempts: true, deliveries: true } });
+  expect(await exe(ok)).toMatchObject({
+    status: 'succeeded',
+    attemptCount: 1,
+    lockedUntil: null,
+    deadLetteredAt: null,
+    finalResponse: { statusCode: 200, bodyPreview: 'ok "quoted" \\ back' },
+    finalOutput: { id: 7 },
+    attempts: [{ number: 1, status: 'SUCCESS', statusCode: 200, latencyMs: 3, bodyPreview: 'ok "quoted" \\ back', responseHeaders: { 'content-type': 'text/plain' } }],
+  });
+  expect(await exe(parked)).toMatchObject({ status: 'waiting', waitingReason: 'manual', parkRequested: false, attemptCount: 1, finishedAt: null });
+  expect(await exe(retried)).toMatchObject({ status: 'running', attemptCount: 1, finishedAt: null, lockedUntil: null, attempts: [{ status: 'TIMEOUT', errorClass: 'TIMEOUT' }] });
+  const failedRow = await exe(failed);
+  expect(failedRow).toMatchObject({ status: 'failed', errorClass: 'HTTP_4XX', errorMessage: 'status 404', finalResponse: { statusCode: 404, bodyPreview: 'nope' } });
+  expect(failedRow.deadLetteredAt).not.toBeNull();
+  expect(failedRow.deliveries).toEqual([expect.objectContaining({ id: (rFailed as { callbackId: string }).callbackId, event: 'on_failure', url: 'https://example.com/failed', status: 'pending' })]);
+  expect(failedRow.deliveries[0].payload).toMatchObject({ event: 'execution.failed', execution: { id: failed, status: 'failed', status_code: 404 } });
+  expect(await exe(own.id)).toMatchObject({ status: 'succeeded' });
+  expect((await ctx.runtime.db.job.findUniqueOrThrow({ where: { id: oneShot.id } })).state).toBe('completed');
+});
+
+it('records the rest of a batch when one attempt in it was recorded already', async () => {
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'twice', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } });
+  const ids = await manualExecutions(job.id, 3);
+  const deps = { db: ctx.runtime.db, claims: createClaimBatcher(ctx.runtime.pool), records: createRecordBatcher(ctx.runtime.pool), clock: ctx.runtime.clock };
+  const now = new Date();
+  const claimed = await Promise.all(
+    ids.map(async (id) => ((await claimAttempt(deps, id, now, 30_000, newExecutionVariables(now))) as { claimed: ClaimedExecution }).claimed),
+  );
+  // Attempt 1 of the first is already stored (another worker's), though the execution still looks running at attempt 0.
+  await ctx.runtime.db.attempt.create({ data: { executionId: ids[0], number: 1, status: 'SUCCESS', latencyMs: 1, startedAt: now } });
+  const results = await Promise.all(claimed.map((c) => recordAttempt(deps, c, 1, now, success)));
+  expect(results.map((r) => r.recorded)).toEqual([false, true, true]);
+  const rows = await ctx.runtime.db.execution.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' } });
+  expect(rows.find((r) => r.id === ids[0])!.status).toBe('running');
+  expect(rows.filter((r) => r.id !== ids[0]).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+});
