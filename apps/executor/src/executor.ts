@@ -1,31 +1,62 @@
 import { DelayedError, type Worker } from 'bullmq';
-import { createClaimBatcher, createHttpClient, createRecordBatcher, createWorker, runAttempt, type ExecutionPayload, type Runtime } from '@cronsvc/core';
+import {
+  createClaimBatcher,
+  createHttpClient,
+  createRecordBatcher,
+  createWorker,
+  runAttempt,
+  type ExecutionPayload,
+  type RunOutcome,
+  type Runtime,
+} from '@cronsvc/core';
+import { AttemptSlots } from './attempt-slots.js';
+import { HeldAttempts, type HeldAttempt } from './held-attempts.js';
 
-const EARLY_WAIT_MS = 250;
+// Held attempts cost a timer and a few hundred bytes each; past this many the queue keeps the rest.
+const HOLD_LIMIT = 50_000;
 
 export interface Executor {
   worker: Worker<ExecutionPayload>;
-  /** Stops taking work and waits for attempts in flight to be recorded. */
+  /** Stops taking work, hands held attempts back to the queue, and waits for attempts in flight to be recorded. */
   stop(): Promise<void>;
 }
 
-/** Runs execution attempts from the execution queue. */
+/** Runs execution attempts from the execution queue, each at its due time. */
 export function startExecutor(runtime: Runtime): Executor {
   const { config, logger } = runtime;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
   const deps = { ...runtime, http, claims: createClaimBatcher(runtime.pool), records: createRecordBatcher(runtime.pool) };
+  const slots = new AttemptSlots(config.executorConcurrency);
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  const attempt = (executionId: string): Promise<RunOutcome> => slots.run(() => runAttempt(deps, executionId));
+
+  /** Holds an attempt due within the prefetch window until its time; false if it is later, the hold is full, or we are stopping. */
+  const holdUntil = (item: Omit<HeldAttempt, 'runAt'>, at: number): boolean =>
+    !stopping && at - Date.now() <= config.executorPrefetchMs && held.hold({ ...item, runAt: at });
+
+  const held = new HeldAttempts((item) => {
+    const run = (async () => {
+      try {
+        const outcome = await attempt(item.executionId);
+        if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) {
+          await deps.queues.enqueueExecutions([{ executionId: item.executionId, attempt: item.attempt, runAt: outcome.retryAt }]);
+        }
+      } catch (error) {
+        logger.warn('held attempt failed; the reconciler will queue it again', { executionId: item.executionId, error: (error as Error).message });
+      }
+    })();
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run));
+  }, HOLD_LIMIT);
+
   const worker = createWorker<ExecutionPayload>(
     'execution',
     async (data, job, token) => {
-      let outcome = await runAttempt(deps, data.executionId);
-      // A delayed queue job can arrive a little before its time; waiting here for a moment
-      // is far quicker than another trip through the delayed set.
-      const early = 'retryAt' in outcome ? outcome.retryAt.getTime() - Date.now() : Infinity;
-      if (early <= EARLY_WAIT_MS) {
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, early)));
-        outcome = await runAttempt(deps, data.executionId);
-      }
-      if ('retryAt' in outcome) {
+      const item = { executionId: data.executionId, attempt: data.attempt };
+      if (data.runAt !== undefined && data.runAt > Date.now() && holdUntil(item, data.runAt)) return;
+      const outcome = await attempt(data.executionId);
+      if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) {
         await job.moveToDelayed(outcome.retryAt.getTime(), token);
         throw new DelayedError();
       }
@@ -43,11 +74,19 @@ export function startExecutor(runtime: Runtime): Executor {
   );
   worker.on('failed', (job, error) => logger.warn('execution job failed', { executionId: job?.data.executionId, error: error.message }));
   worker.on('error', (error) => logger.warn('executor worker error', { error: error.message }));
-  logger.info('executor started', { concurrency: config.executorConcurrency });
+  logger.info('executor started', { concurrency: config.executorConcurrency, prefetchMs: config.executorPrefetchMs });
   return {
     worker,
     async stop() {
+      stopping = true;
       await worker.close();
+      const released = held.release();
+      if (released.length > 0) {
+        await deps.queues
+          .enqueueExecutions(released.map((r) => ({ executionId: r.executionId, attempt: r.attempt, runAt: new Date(r.runAt) })))
+          .catch((error) => logger.warn('handing held attempts back failed; the reconciler will queue them', { count: released.length, error: (error as Error).message }));
+      }
+      await Promise.all(inFlight);
     },
   };
 }

@@ -8,7 +8,7 @@ export const catalog = {
   execution: {
     queue: 'executions',
     job: 'execution.run',
-    schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required() }).unknown(true),
+    schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required(), runAt: Joi.number() }).unknown(true),
   },
   delivery: {
     queue: 'deliveries',
@@ -21,6 +21,12 @@ export interface ExecutionPayload {
   executionId: string;
   /** The attempt this queue job is for: part of its id, so each attempt is queued once. */
   attempt: number;
+  /**
+   * When the attempt is due (ms since the epoch). The queue hands it over up to
+   * EXECUTOR_PREFETCH_MS earlier and the executor holds it until then. Absent from jobs queued
+   * by older versions: those are taken as due at once.
+   */
+  runAt?: number;
 }
 
 export interface DeliveryPayload {

@@ -49,9 +49,13 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
 export function createQueues(
   connection: Redis,
   prefix: string,
-  options: { now?: () => number; timeoutMs?: number; onError?: (error: Error) => void } = {},
+  options: { now?: () => number; timeoutMs?: number; deliverEarlyMs?: number; onError?: (error: Error) => void } = {},
 ): Queues {
   const now = options.now ?? Date.now;
+  // Redis notices the end of a blocking wait only on its next tick (every 100 ms at the default
+  // hz), so a delayed job reaches a worker up to ~100 ms late. Handed over early, with its due
+  // time in the payload, it is held by the executor and started on time by a local timer.
+  const early = options.deliverEarlyMs ?? 0;
   const timeoutMs = options.timeoutMs ?? 2_000;
   const executions = new Queue<ExecutionPayload>(catalog.execution.queue, { connection, prefix });
   const deliveries = new Queue<DeliveryPayload>(catalog.delivery.queue, { connection, prefix });
@@ -64,8 +68,8 @@ export function createQueues(
         executions.addBulk(
           items.map((item) => ({
             name: catalog.execution.job,
-            data: { executionId: item.executionId, attempt: item.attempt },
-            opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
+            data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
+            opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t - early) },
           })),
         ),
         timeoutMs,

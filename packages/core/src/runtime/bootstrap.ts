@@ -40,7 +40,7 @@ export async function prepareDatabase(config: Config, logger: Logger): Promise<v
 export function createRuntime(config: Config, logger: Logger, options: { dbPoolSize?: number } = {}): Runtime {
   const { db, pool } = createDatabase(config.databaseUrl, { max: options.dbPoolSize ?? 10 });
   const redis = createRedis(config.redisUrl, 'producer');
-  const queues = createQueues(redis, config.redisPrefix, { onError: (error) => logger.warn('queue error', { error: error.message }) });
+  const queues = createQueues(redis, config.redisPrefix, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }) });
   const extra: Redis[] = [];
   redis.on('error', (error) => logger.warn('redis error', { error: error.message }));
   return {
