@@ -25,11 +25,17 @@ export interface Executor {
 export function startExecutor(runtime: Runtime): Executor {
   const { config, logger } = runtime;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
-  const deps = { ...runtime, http, claims: createClaimBatcher(runtime.pool), records: createRecordBatcher(runtime.pool) };
   const slots = new AttemptSlots(config.executorConcurrency);
+  const deps = {
+    ...runtime,
+    http,
+    claims: createClaimBatcher(runtime.pool),
+    records: createRecordBatcher(runtime.pool),
+    inSlot: <T>(work: () => Promise<T>) => slots.run(work),
+  };
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
-  const attempt = (executionId: string): Promise<RunOutcome> => slots.run(() => runAttempt(deps, executionId));
+  const attempt = (executionId: string): Promise<RunOutcome> => runAttempt(deps, executionId);
 
   /** Holds an attempt due within the prefetch window until its time; false if it is later, the hold is full, or we are stopping. */
   const holdUntil = (item: Omit<HeldAttempt, 'runAt'>, at: number): boolean =>
@@ -64,7 +70,9 @@ export function startExecutor(runtime: Runtime): Executor {
     {
       connection: runtime.workerRedis(),
       prefix: config.redisPrefix,
-      concurrency: config.executorConcurrency,
+      // Twice the slots: a queue job whose attempt is being recorded has given its slot back
+      // already, and the next one can start meanwhile.
+      concurrency: 2 * config.executorConcurrency,
       // A worker that dies mid-attempt loses its queue lock after this long; another worker then
       // takes the job over, and the execution's lease (the same length) lets it claim the execution.
       lockDuration: config.executionLeaseMs,

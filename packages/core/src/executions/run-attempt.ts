@@ -21,6 +21,11 @@ export interface RunAttemptDeps extends Deps {
   records: RecordBatcher;
   http: HttpClient;
   random?: () => number;
+  /**
+   * Runs the claim and the request within one of the process's attempt slots; the recording
+   * that follows needs no slot, since it holds no socket and leaves in a batch anyway.
+   */
+  inSlot?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 async function withLease<T>(deps: RunAttemptDeps, executionId: string, work: () => Promise<T>): Promise<T> {
@@ -102,13 +107,18 @@ async function afterCommit(deps: RunAttemptDeps, executionId: string, steps: (((
 
 /** One attempt of one execution: claim, call the target, record, then queue what follows. */
 export async function runAttempt(deps: RunAttemptDeps, executionId: string): Promise<RunOutcome> {
-  const now = deps.clock.now();
-  const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
-  if (!('claimed' in claim)) return claim;
-  const exe = claim.claimed;
-  const number = exe.attemptCount + 1;
-  const startedAt = deps.clock.now();
-  const record = await attempt(deps, exe, number);
+  const inSlot = deps.inSlot ?? ((work) => work());
+  const made = await inSlot(async () => {
+    const now = deps.clock.now();
+    const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
+    if (!('claimed' in claim)) return claim;
+    const exe = claim.claimed;
+    const number = exe.attemptCount + 1;
+    const startedAt = deps.clock.now();
+    return { exe, number, startedAt, record: await attempt(deps, exe, number) };
+  });
+  if (!('exe' in made)) return made;
+  const { exe, number, startedAt, record } = made;
   const recorded = await recordAttempt(deps, exe, number, startedAt, record);
   if (!recorded.recorded) return { skip: `attempt ${number} was recorded by another worker` };
   // The outcome is committed; queueing what follows is best effort, since the reconcilers
