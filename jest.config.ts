@@ -1,6 +1,6 @@
 import type { Config } from 'jest';
 
-// ESM throughout (got is ESM-only): ts-jest's default-esm preset under --experimental-vm-modules.
+// ESM throughout: ts-jest's default-esm preset under --experimental-vm-modules.
 const config: Config = {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import got, { type Method } from 'got';
+import { isIP, type LookupFunction } from 'node:net';
+import { prepareRequest } from './request-options.js';
+import { readBody, responseEncoding } from './response-body.js';
 import { BlockedTargetError, guardedLookup, isBlockedAddress } from './target-guard.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -77,88 +78,93 @@ function addressLiteral(url: string): string | null {
   return isIP(host) ? host : null;
 }
 
+/** The response headers as the result reports them; decoded, content-encoding and -length describe bytes the caller never sees (got dropped them too). */
+function responseHeaders(response: http.IncomingMessage, decoded: boolean): Record<string, string> {
+  const all = flatHeaders(response.headers);
+  if (decoded) {
+    delete all['content-encoding'];
+    delete all['content-length'];
+  }
+  return all;
+}
+
 /**
  * The outbound client: no redirects, no retries of its own, a hard time limit covering
  * connect, headers and body, and a body read cap so a huge answer costs at most MAX_BODY_BYTES.
+ * Built on node:http directly: got's per-request option handling cost more CPU than the
+ * request itself (ADR 005).
  */
 export function createHttpClient(options: { allowPrivateTargets: boolean; maxSockets?: number }): HttpClient {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256, scheduling: 'lifo' as const };
-  const agent = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
+  const transports = { 'http:': http, 'https:': https };
+  // Checks every resolved address at connect time, so a name cannot rebind to a private address.
+  const lookup = options.allowPrivateTargets ? undefined : (guardedLookup as unknown as LookupFunction);
   return {
     send(request) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       return new Promise<HttpResult>((resolve) => {
         let settled = false;
-        let stream: ReturnType<typeof got.stream> | undefined;
-        // got's own timeouts do not bound a body that trickles in forever; this one bounds everything.
+        let req: http.ClientRequest | undefined;
+        let stopBody: (() => void) | undefined;
+        // Node's own timeouts are idle timeouts, which a body trickling in forever never trips; this bounds everything.
         const timer = setTimeout(
-          () => finish({ kind: 'error', errorClass: 'TIMEOUT', message: `no complete response within ${request.timeoutMs} ms`, latencyMs: elapsed() }),
+          () => finish({ kind: 'error', errorClass: 'TIMEOUT', message: `no complete response within ${request.timeoutMs} ms`, latencyMs: elapsed() }, true),
           request.timeoutMs,
         );
-        const finish = (result: HttpResult) => {
+        /** `abandon` (timeout, error, capped body) also stops reading and destroys the request and its socket. */
+        const finish = (result: HttpResult, abandon: boolean) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          stream?.destroy();
+          if (abandon) {
+            stopBody?.();
+            req?.destroy();
+          }
           resolve(result);
         };
+        const fail = (error: unknown) => finish({ kind: 'error', ...classifyTransportError(error), latencyMs: elapsed() }, true);
         // Node connects to an address literal without any lookup, so guardedLookup never sees it: a
         // literal host (a rendered placeholder, a job saved while private targets were allowed) is checked here.
         const literal = options.allowPrivateTargets ? null : addressLiteral(request.url);
         if (literal !== null && isBlockedAddress(literal)) {
-          finish({ kind: 'error', errorClass: 'BLOCKED_TARGET', message: `${literal} is not a public address`, latencyMs: elapsed() });
+          finish({ kind: 'error', errorClass: 'BLOCKED_TARGET', message: `${literal} is not a public address`, latencyMs: elapsed() }, false);
           return;
         }
         try {
-          stream = got.stream(request.url, {
-            method: request.method as Method,
-            headers: request.headers,
-            body: request.body ?? undefined,
-            allowGetBody: request.body !== null,
-            followRedirect: false,
-            throwHttpErrors: false,
-            retry: { limit: 0 },
-            decompress: true,
-            agent,
-            dnsLookup: options.allowPrivateTargets ? undefined : (guardedLookup as never),
-          });
+          const { protocol, options: requestOptions } = prepareRequest(request);
+          const agent = agents[protocol];
+          // Throws on a method or header value that is not valid HTTP.
+          req = transports[protocol].request(lookup ? { ...requestOptions, agent, lookup } : { ...requestOptions, agent });
         } catch (error) {
-          finish({ kind: 'error', ...classifyTransportError(error), latencyMs: elapsed() });
+          fail(error);
           return;
         }
-        // A got stream waits for a body to be piped in for methods that take one; there is none.
-        if (request.body === null && request.method !== 'GET') stream.end();
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let statusCode = 0;
-        let allHeaders: Record<string, string> = {};
-        stream.on('response', (response: http.IncomingMessage) => {
-          statusCode = response.statusCode ?? 0;
-          allHeaders = flatHeaders(response.headers);
+        const method = req.method;
+        // Stays attached after settling: destroying a request makes it emit "socket hang up".
+        req.on('error', fail);
+        req.on('response', (response) => {
+          const encoding = responseEncoding(method, response);
+          const allHeaders = responseHeaders(response, encoding !== null);
+          const result = (body: Buffer, truncated: boolean): HttpResult => ({
+            kind: 'response',
+            statusCode: response.statusCode ?? 0,
+            headers: keptHeaders(allHeaders),
+            allHeaders,
+            body,
+            truncated,
+            latencyMs: elapsed(),
+          });
+          stopBody = readBody(response, encoding, MAX_BODY_BYTES, {
+            // A capped body leaves unread bytes on the connection, so that socket cannot be reused.
+            done: (body, truncated) => finish(result(body, truncated), truncated),
+            fail,
+          });
         });
-        const response = (truncated: boolean): HttpResult => ({
-          kind: 'response',
-          statusCode,
-          headers: keptHeaders(allHeaders),
-          allHeaders,
-          body: Buffer.concat(chunks),
-          truncated,
-          latencyMs: elapsed(),
-        });
-        stream.on('data', (chunk: Buffer) => {
-          const room = MAX_BODY_BYTES - size;
-          if (chunk.length >= room) {
-            chunks.push(chunk.subarray(0, room));
-            size += room;
-            finish(response(true));
-            return;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        stream.on('end', () => finish(response(false)));
-        stream.on('error', (error: Error) => finish({ kind: 'error', ...classifyTransportError(error), latencyMs: elapsed() }));
+        // A body is sent whenever there is one, on GET too (as got's allowGetBody did).
+        if (request.body !== null) req.end(request.body);
+        else req.end();
       });
     },
   };
