@@ -56,13 +56,40 @@ async function runShape(ctx: BenchContext, shape: Shape): Promise<{ report: Fire
   }
   await sleep(1_000);
   const arrivals = await ctx.target.arrivals();
-  const rows = await ctx.pool.query<{ id: string; job_id: string; at: number }>(
-    `SELECT id, job_id, (extract(epoch FROM scheduled_for) * 1000)::float8 AS at FROM executions`,
+  const rows = await ctx.pool.query<{ id: string; job_id: string; at: number; created: number; started: number | null }>(
+    `SELECT id, job_id, (extract(epoch FROM scheduled_for) * 1000)::float8 AS at, (extract(epoch FROM created_at) * 1000)::float8 AS created,
+            (extract(epoch FROM started_at) * 1000)::float8 AS started FROM executions`,
   );
   const executions = rows.rows.map((r) => ({ id: r.id, jobId: r.job_id, scheduledFor: Math.round(r.at) }));
   const report = analyseFires({ expected, executions, arrivals, deadline });
   const { lags, ...rest } = report;
-  return { report, details: { ...rest, start: new Date(start).toISOString(), lastSlot: new Date(lastSlot).toISOString(), executionRows: executions.length, arrivals: arrivals.length } };
+  return {
+    report,
+    details: {
+      ...rest,
+      slowest: slowest(rows.rows, arrivals),
+      start: new Date(start).toISOString(),
+      lastSlot: new Date(lastSlot).toISOString(),
+      executionRows: executions.length,
+      arrivals: arrivals.length,
+    },
+  };
+}
+
+/** Where the time of the latest fires went: created how long ahead, claimed how late, received how late. */
+function slowest(rows: { id: string; at: number; created: number; started: number | null }[], arrivals: { executionId: string; at: number }[]) {
+  const firstArrival = new Map<string, number>();
+  for (const a of arrivals) if (!firstArrival.has(a.executionId)) firstArrival.set(a.executionId, a.at);
+  return rows
+    .filter((r) => firstArrival.has(r.id))
+    .map((r) => ({
+      id: r.id,
+      lagMs: firstArrival.get(r.id)! - Math.round(r.at),
+      createdAheadMs: Math.round(r.at - r.created),
+      claimedLateMs: r.started === null ? null : Math.round(r.started - r.at),
+    }))
+    .sort((a, b) => b.lagMs - a.lagMs)
+    .slice(0, 5);
 }
 
 function figuresOf(shape: Shape, report: FireReport): Figure[] {
