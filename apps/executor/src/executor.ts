@@ -37,9 +37,11 @@ export function startExecutor(runtime: Runtime): Executor {
   let stopping = false;
   const attempt = (executionId: string): Promise<RunOutcome> => runAttempt(deps, executionId);
 
-  /** Holds an attempt due within the prefetch window until its time; false if it is later, the hold is full, or we are stopping. */
-  const holdUntil = (item: Omit<HeldAttempt, 'runAt'>, at: number): boolean =>
-    !stopping && at - Date.now() <= config.executorPrefetchMs && held.hold({ ...item, runAt: at });
+  // Queue jobs can arrive a little before their delay ends; one that did must still be held,
+  // or it would go back to the delayed set and come back up to a Redis tick late.
+  const holdWindowMs = config.executorPrefetchMs + 1_000;
+  /** Holds an attempt due within the window until its time; false if it is later, the hold is full, or we are stopping. */
+  const holdUntil = (item: Omit<HeldAttempt, 'runAt'>, at: number): boolean => !stopping && at - Date.now() <= holdWindowMs && held.hold({ ...item, runAt: at });
 
   const held = new HeldAttempts((item) => {
     const run = (async () => {

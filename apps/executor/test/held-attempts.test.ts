@@ -45,6 +45,19 @@ it('takes an attempt from the queue before it is due and sends it at its due tim
   await waitFor(async () => (await fixture.ctx.runtime.db.execution.findUnique({ where: { id } }))?.status === 'succeeded', { what: 'the execution to succeed' });
 });
 
+it('holds a queue job that arrives a little before the prefetch window too', async () => {
+  const { ctx, target, workspaceId } = fixture;
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'early', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const due = new Date(Date.now() + ctx.config.executorPrefetchMs + 500);
+  const { id } = await ctx.runtime.db.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: job.name, source: 'schedule', scheduledFor: due }) });
+  // Handed over at once, half a second before its window opens.
+  await queue.add(catalog.execution.job, { executionId: id, attempt: 1, runAt: due.getTime() }, { jobId: executionJobId(id, 1), removeOnComplete: true });
+  await waitFor(async () => (await queueJob(id)) === undefined, { what: 'the queue job to be taken and held' });
+  expect(Date.now()).toBeLessThan(due.getTime());
+  const arrival = await waitFor(() => target.received.find((r) => r.headers['x-cron-service-execution-id'] === id), { what: 'the request', timeoutMs: 10_000 });
+  expect(arrival.at).toBeGreaterThanOrEqual(due.getTime());
+});
+
 it('does not send a held attempt whose execution was parked before its time', async () => {
   const { id, due } = await dueIn(1_500);
   await waitFor(async () => (await queueJob(id)) === undefined, { what: 'the queue job to be taken' });
