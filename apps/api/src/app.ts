@@ -34,7 +34,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
 
   const v1 = express.Router();
-  v1.use(requireApiToken(deps.db));
+  v1.use(requireApiToken(deps.pool));
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
   v1.use('/dlq', dlqRouter(deps));

@@ -35,6 +35,7 @@ export * from './executions/build-request.js';
 export * from './http/http-client.js';
 export * from './http/target-guard.js';
 export * from './workspaces/workspaces.js';
+export * from './workspaces/token-workspace.js';
 export * from './runtime/bootstrap.js';
 export * from './runtime/run-service.js';
 export * from './signatures/sign.js';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError, secretsEqual, workspaceForToken, type Db } from '@cronsvc/core';
+import { AppError, secretsEqual, workspaceForToken, type SqlPool } from '@cronsvc/core';
 
 function bearer(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -7,10 +7,10 @@ function bearer(header: string | undefined): string | null {
 }
 
 /** API tokens: each belongs to one workspace, which every handler scopes its queries to. */
-export function requireApiToken(db: Db): RequestHandler {
+export function requireApiToken(pool: SqlPool): RequestHandler {
   return async (req, res, next) => {
     const token = bearer(req.headers.authorization);
-    const workspaceId = token ? await workspaceForToken(db, token) : null;
+    const workspaceId = token ? await workspaceForToken(pool, token) : null;
     if (!workspaceId) throw new AppError('unauthorized', 'a valid API token is required: Authorization: Bearer <token>');
     res.locals.workspaceId = workspaceId;
     next();

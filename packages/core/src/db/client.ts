@@ -13,8 +13,9 @@ export function createDb(databaseUrl: string, options: { max?: number } = {}): D
 }
 
 /**
- * Prisma for everything, and its connection pool (the caller ends it after $disconnect) for the executor's two statements per attempt,
- * which run there as named prepared statements so Postgres plans them once per connection.
+ * Prisma for everything, and its connection pool (the caller ends it after $disconnect) for the
+ * hot statements (the executor's two per attempt, the API's token lookup and job insert), which
+ * run there as named prepared statements so Postgres plans them once per connection.
  */
 export function createDatabase(databaseUrl: string, options: { max?: number } = {}): { db: Db; pool: SqlPool } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config.js';
-import { createDatabase, createDb, type SqlPool } from '../db/client.js';
+import { createDatabase, createDb } from '../db/client.js';
 import { applyMigrations, ensureDatabase } from '../db/migrate.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { createQueues } from '../queues/queues.js';
@@ -9,8 +9,6 @@ import { systemClock, type Deps } from './deps.js';
 import { createRedis } from './redis.js';
 
 export interface Runtime extends Deps {
-  /** The pool under `db`, for statements the executor prepares once per connection. */
-  pool: SqlPool;
   /** Connection for queue producers. */
   redis: Redis;
   /** Opens a blocking connection for a worker; closed by close(). */

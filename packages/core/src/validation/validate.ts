@@ -12,10 +12,22 @@ export function joiDetails(error: Joi.ValidationError, prefix = ''): ErrorDetail
   });
 }
 
+// A request with no body reaches here as undefined; that is a missing body, not an empty one.
+// Joi schemas are immutable, so .required() builds a new one: built once per schema, not per call.
+const requiredSchemas = new WeakMap<Joi.Schema, Joi.Schema>();
+
+function required(schema: Joi.Schema): Joi.Schema {
+  let found = requiredSchemas.get(schema);
+  if (!found) {
+    found = schema.required();
+    requiredSchemas.set(schema, found);
+  }
+  return found;
+}
+
 /** Validates `input` against `schema`, collecting every problem, and returns the value with defaults. */
 export function validate<T>(schema: Joi.Schema, input: unknown, options: { context?: Record<string, unknown> } = {}): T {
-  // A request with no body reaches here as undefined; that is a missing body, not an empty one.
-  const { value, error } = schema.required().validate(input, {
+  const { value, error } = required(schema).validate(input, {
     abortEarly: false,
     convert: false,
     errors: { wrap: { label: false } },

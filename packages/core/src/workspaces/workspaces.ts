@@ -64,15 +64,6 @@ export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, to
 // Any constant; it only has to be the same in every process.
 const BOOTSTRAP_LOCK_KEY = 72707370;
 
-/** The workspace an API token belongs to, or null. The stored hash is compared in constant time. */
-export async function workspaceForToken(db: Db, token: string): Promise<string | null> {
-  const tokenHash = hashToken(token);
-  const row = await db.apiToken.findUnique({ where: { tokenHash } });
-  if (!row) return null;
-  const same = timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(tokenHash, 'hex'));
-  return same ? row.workspaceId : null;
-}
-
 /** Constant-time comparison of two secrets of any length. */
 export function secretsEqual(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
