@@ -1,8 +1,10 @@
 // The api scenario's load generator, in its own process so it does not share a CPU slice or an
 // event loop with the harness. Reads the runs from LOAD_SPEC (JSON), runs them one after the
-// other with autocannon (each after a short unmeasured warm-up), and prints "RESULTS <json>".
+// other (each after a short unmeasured warm-up), with autocannon, or paced at a constant arrival
+// rate (paced.ts), and prints "RESULTS <json>".
 import autocannon from 'autocannon';
 import type { LoadResult } from '../lib/load.js';
+import { runPaced } from './paced.js';
 
 export interface LoadRun {
   name: string;
@@ -14,11 +16,16 @@ export interface LoadRun {
   durationSeconds: number;
   /** Requests per second over all connections; unset runs flat out. */
   overallRate?: number;
+  /** With overallRate: requests due at an even pace (open loop) instead of autocannon's per-second bursts. */
+  paced?: boolean;
   warmupSeconds: number;
 }
 
-function once(run: LoadRun, durationSeconds: number): Promise<autocannon.Result> {
-  return autocannon({
+async function once(run: LoadRun, durationSeconds: number): Promise<LoadResult> {
+  if (run.paced && run.overallRate) {
+    return runPaced({ url: run.url, method: run.method, headers: run.headers, body: run.body, rate: run.overallRate, durationSeconds, connections: run.connections });
+  }
+  const r = await autocannon({
     url: run.url,
     method: run.method,
     headers: run.headers,
@@ -28,24 +35,21 @@ function once(run: LoadRun, durationSeconds: number): Promise<autocannon.Result>
     ...(run.overallRate ? { overallRate: run.overallRate } : {}),
     timeout: 10,
   });
+  return {
+    requests: { average: r.requests.average, total: r.requests.total },
+    latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, average: r.latency.average },
+    duration: r.duration,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    statusCodeStats: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, { count: s?.count ?? 0 }])),
+  };
 }
 
 const runs = JSON.parse(process.env.LOAD_SPEC ?? '[]') as LoadRun[];
 const results: { name: string; result: LoadResult }[] = [];
 for (const run of runs) {
   if (run.warmupSeconds > 0) await once(run, run.warmupSeconds);
-  const r = await once(run, run.durationSeconds);
-  results.push({
-    name: run.name,
-    result: {
-      requests: { average: r.requests.average, total: r.requests.total },
-      latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, average: r.latency.average },
-      duration: r.duration,
-      errors: r.errors,
-      timeouts: r.timeouts,
-      non2xx: r.non2xx,
-      statusCodeStats: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, { count: s?.count ?? 0 }])),
-    },
-  });
+  results.push({ name: run.name, result: await once(run, run.durationSeconds) });
 }
 process.stdout.write(`RESULTS ${JSON.stringify(results)}\n`);
