@@ -30,12 +30,19 @@ export class HeldAttempts {
     const key = executionJobId(item.executionId, item.attempt);
     if (this.timers.has(key)) return true;
     if (this.timers.size >= this.limit) return false;
+    this.arm(key, item);
+    return true;
+  }
+
+  private arm(key: string, item: HeldAttempt): void {
     const timer = setTimeout(() => {
+      // Timers run on a monotonic clock and can fire a millisecond before Date.now() reaches
+      // runAt; started then, the claim would find the execution not due yet.
+      if (Date.now() < item.runAt) return this.arm(key, item);
       this.timers.delete(key);
       this.start(item);
     }, Math.max(0, item.runAt - Date.now()));
     this.timers.set(key, { item, timer });
-    return true;
   }
 
   /** Cancels every timer and returns what was held, for the caller to hand back to the queue. */
