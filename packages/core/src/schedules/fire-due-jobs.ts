@@ -1,3 +1,4 @@
+import { inTransaction } from '../db/client.js';
 import { executionRow, firstAttempt } from '../executions/create-executions.js';
 import type { ExecutionEnqueue } from '../queues/queues.js';
 import type { Deps } from '../runtime/deps.js';
@@ -24,6 +25,22 @@ export function planFire(job: DueJob, now: Date): { scheduledFor: Date; nextRunA
   return { scheduledFor, nextRunAt: nextFireAfter({ kind: job.kind, schedule: job.schedule, scheduleAnchor: job.schedule_anchor }, from) };
 }
 
+// One batch of fires in one statement: the executions (a slot already fired is skipped by the
+// unique fire key) and every job's next run.
+const FIRE_SQL = `
+  WITH fired AS (
+    INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, created_at, updated_at)
+    SELECT id, workspace_id, job_id, job_name, 'queued', 'schedule', scheduled_for, fire_key, scheduled_for, $8, $8
+      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS f(id, workspace_id, job_id, job_name, scheduled_for, fire_key)
+    ON CONFLICT (fire_key) DO NOTHING
+    RETURNING id, scheduled_for
+  ), moved AS (
+    UPDATE jobs AS j SET next_run_at = v.next_run_at
+      FROM unnest($3::text[], $7::timestamptz[]) AS v(id, next_run_at)
+     WHERE j.id = v.id
+  )
+  SELECT id, scheduled_for FROM fired`;
+
 /**
  * Turns every schedule due within the lookahead into a queued execution, a batch per
  * transaction. Rows are locked with SKIP LOCKED so scheduler replicas split the work, and the
@@ -36,14 +53,17 @@ export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; ba
   for (;;) {
     const now = deps.clock.now();
     const horizon = new Date(now.getTime() + options.lookaheadMs);
-    const { enqueue, seen } = await deps.db.$transaction(async (tx) => {
-      const due = await tx.$queryRaw<DueJob[]>`
-        SELECT id, workspace_id, name, kind, schedule, schedule_anchor, next_run_at
-          FROM jobs
-         WHERE next_run_at <= ${horizon}
-         ORDER BY next_run_at
-         LIMIT ${batchSize}
-           FOR UPDATE SKIP LOCKED`;
+    const { enqueue, seen } = await inTransaction(deps.pool, async (client) => {
+      const { rows: due } = await client.query<DueJob>({
+        name: 'fire-due-jobs-select',
+        text: `SELECT id, workspace_id, name, kind, schedule, schedule_anchor, next_run_at
+                 FROM jobs
+                WHERE next_run_at <= $1
+                ORDER BY next_run_at
+                LIMIT $2
+                  FOR UPDATE SKIP LOCKED`,
+        values: [horizon, batchSize],
+      });
       if (due.length === 0) return { enqueue: [] as ExecutionEnqueue[], seen: 0 };
       const plans = due.map((job) => {
         try {
@@ -55,20 +75,24 @@ export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; ba
           return { job, scheduledFor: job.next_run_at, nextRunAt: null };
         }
       });
-      const created = await tx.execution.createManyAndReturn({
-        data: plans.map((p) =>
-          executionRow({ workspaceId: p.job.workspace_id, jobId: p.job.id, jobName: p.job.name, source: 'schedule', scheduledFor: p.scheduledFor }),
-        ),
-        skipDuplicates: true,
-        select: { id: true, scheduledFor: true },
+      const rows = plans.map((p) =>
+        executionRow({ workspaceId: p.job.workspace_id, jobId: p.job.id, jobName: p.job.name, source: 'schedule', scheduledFor: p.scheduledFor }),
+      );
+      const { rows: created } = await client.query<{ id: string; scheduled_for: Date }>({
+        name: 'fire-due-jobs-insert',
+        text: FIRE_SQL,
+        values: [
+          rows.map((r) => r.id),
+          rows.map((r) => r.workspaceId),
+          rows.map((r) => r.jobId),
+          rows.map((r) => r.jobName),
+          plans.map((p) => p.scheduledFor.toISOString()),
+          rows.map((r) => r.fireKey),
+          plans.map((p) => p.nextRunAt?.toISOString() ?? null),
+          now,
+        ],
       });
-      const ids = plans.map((p) => p.job.id);
-      const next = plans.map((p) => p.nextRunAt?.toISOString() ?? null);
-      await tx.$executeRaw`
-        UPDATE jobs AS j SET next_run_at = v.next_run_at
-          FROM (SELECT unnest(${ids}::text[]) AS id, unnest(${next}::timestamptz[]) AS next_run_at) AS v
-         WHERE j.id = v.id`;
-      return { enqueue: created.map(firstAttempt), seen: due.length };
+      return { enqueue: created.map((c) => firstAttempt({ id: c.id, scheduledFor: c.scheduled_for })), seen: due.length };
     });
     if (enqueue.length > 0) {
       try {

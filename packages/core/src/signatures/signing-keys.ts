@@ -65,12 +65,30 @@ export interface StoredSigningKeys {
   signingKeyRotatedAt: Date | null;
 }
 
+// Every attempt signs with its workspace's key, and decrypting it each time cost the executor
+// ~30 µs an attempt. A stored value is never reused for another key (each has its own IV), so
+// it maps to one HMAC key for good; the map is bounded and starts over when full.
+const MAX_OPENED_KEYS = 10_000;
+const openedKeys = new WeakMap<Buffer, Map<string, Buffer>>();
+
+function hmacKey(encryptionKey: Buffer, stored: string): Buffer {
+  let opened = openedKeys.get(encryptionKey);
+  if (!opened) openedKeys.set(encryptionKey, (opened = new Map()));
+  let key = opened.get(stored);
+  if (!key) {
+    key = signingKeyBytes(openSigningKey(encryptionKey, stored));
+    if (opened.size >= MAX_OPENED_KEYS) opened.clear();
+    opened.set(stored, key);
+  }
+  return key;
+}
+
 /** The HMAC keys to sign with at `now`: the current one, plus the previous one during the overlap. */
 export function signingKeysFrom(row: StoredSigningKeys, encryptionKey: Buffer, now: Date): SigningKeys {
-  const current = signingKeyBytes(openSigningKey(encryptionKey, row.signingKey));
+  const current = hmacKey(encryptionKey, row.signingKey);
   const { previousSigningKey: previous, signingKeyRotatedAt: rotatedAt } = row;
   if (!previous || !rotatedAt || now.getTime() - rotatedAt.getTime() >= PREVIOUS_KEY_OVERLAP_MS) return { current };
-  return { current, previous: signingKeyBytes(openSigningKey(encryptionKey, previous)) };
+  return { current, previous: hmacKey(encryptionKey, previous) };
 }
 
 export async function loadSigningKeys(db: Db, encryptionKey: Buffer, workspaceId: string, now: Date): Promise<SigningKeys> {
