@@ -1,4 +1,4 @@
-import { fireDueJobs, pruneExecutions, sweepExecutionCounts, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
+import { fireDueJobs, pruneExecutions, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
 
 // Retention is counted in days: pruning hourly keeps each run small without busy-looping.
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -56,7 +56,6 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
     async () => {
       const pruned = await pruneExecutions(runtime, { olderThan: retentionCutoff(clock.now(), config.executionRetentionDays) });
       if (pruned > 0) logger.info('old executions pruned', { pruned, retentionDays: config.executionRetentionDays });
-      await sweepExecutionCounts(runtime.db);
     },
     onError,
   );

@@ -61,10 +61,11 @@ export async function listExecutions(
       skip: q.offset,
       include: { attempts: { orderBy: { number: 'asc' } } },
     }),
-    // Counters answer the filters they are kept by; a time range, a name or a scope is counted.
-    q.from || q.to || q.job_name || Object.keys(scope).length > 0
+    // The workspace counters answer a status filter; one job's executions (bounded by retention),
+    // a time range, a name or a scope are counted.
+    jobId || q.from || q.to || q.job_name || Object.keys(scope).length > 0
       ? deps.db.execution.count({ where })
-      : countExecutions(deps.db, { workspaceId, jobId, status: q.status }),
+      : countExecutions(deps.db, { workspaceId, status: q.status }),
   ]);
   return { data, total, limit: q.limit, offset: q.offset };
 }
