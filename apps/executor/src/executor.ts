@@ -43,7 +43,7 @@ export function startExecutor(runtime: Runtime): Executor {
   /** Holds an attempt due within the window until its time; false if it is later, the hold is full, or we are stopping. */
   const holdUntil = (item: Omit<HeldAttempt, 'runAt'>, at: number): boolean => !stopping && at - Date.now() <= holdWindowMs && held.hold({ ...item, runAt: at });
 
-  const held = new HeldAttempts((item) => {
+  const runHeld = (item: HeldAttempt) => {
     const run = (async () => {
       try {
         const outcome = await attempt(item.executionId);
@@ -56,7 +56,21 @@ export function startExecutor(runtime: Runtime): Executor {
     })();
     inFlight.add(run);
     void run.finally(() => inFlight.delete(run));
-  }, HOLD_LIMIT);
+  };
+  // Thousands of attempts can come due in the same millisecond. Started a slice per turn of the
+  // event loop, the first claims leave at once instead of after every attempt has been set up.
+  const startSlice = Math.max(50, 2 * config.executorConcurrency);
+  let slicesPending = 0;
+  const startHeld = (items: HeldAttempt[]) => {
+    items.slice(0, startSlice).forEach(runHeld);
+    if (items.length <= startSlice) return;
+    slicesPending += 1;
+    setImmediate(() => {
+      slicesPending -= 1;
+      startHeld(items.slice(startSlice));
+    });
+  };
+  const held = new HeldAttempts(startHeld, HOLD_LIMIT);
 
   const worker = createWorker<ExecutionPayload>(
     'execution',
@@ -96,7 +110,7 @@ export function startExecutor(runtime: Runtime): Executor {
           .enqueueExecutions(released.map((r) => ({ executionId: r.executionId, attempt: r.attempt, runAt: new Date(r.runAt) })))
           .catch((error) => logger.warn('handing held attempts back failed; the reconciler will queue them', { count: released.length, error: (error as Error).message }));
       }
-      await Promise.all(inFlight);
+      while (inFlight.size > 0 || slicesPending > 0) await Promise.all([...inFlight, new Promise((resolve) => setImmediate(resolve))]);
     },
   };
 }

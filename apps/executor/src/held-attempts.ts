@@ -8,50 +8,61 @@ export interface HeldAttempt {
 }
 
 /**
- * Attempts taken from the queue before they are due, each started by a local timer at its
- * time, which is precise where Redis's delayed jobs are not. Their queue jobs are done: Postgres
- * still has the executions queued, so if this process dies the reconciler queues them again.
- * An attempt held twice (the same queue job delivered again) keeps its first timer.
+ * Attempts taken from the queue before they are due, started by a local timer at their time,
+ * which is precise where Redis's delayed jobs are not. Attempts due at the same moment share one
+ * timer and are started together. Their queue jobs are done: Postgres still has the executions
+ * queued, so if this process dies the reconciler queues them again. An attempt held twice (the
+ * same queue job delivered again) keeps its first place.
  */
 export class HeldAttempts {
-  private readonly timers = new Map<string, { item: HeldAttempt; timer: NodeJS.Timeout }>();
+  private readonly keys = new Set<string>();
+  private readonly groups = new Map<number, { items: HeldAttempt[]; timer: NodeJS.Timeout }>();
 
   constructor(
-    private readonly start: (item: HeldAttempt) => void,
+    private readonly start: (items: HeldAttempt[]) => void,
     private readonly limit: number,
   ) {}
 
   get size(): number {
-    return this.timers.size;
+    return this.keys.size;
   }
 
   /** False when the process holds its limit already: the caller leaves the attempt to the queue. */
   hold(item: HeldAttempt): boolean {
     const key = executionJobId(item.executionId, item.attempt);
-    if (this.timers.has(key)) return true;
-    if (this.timers.size >= this.limit) return false;
-    this.arm(key, item);
+    if (this.keys.has(key)) return true;
+    if (this.keys.size >= this.limit) return false;
+    this.keys.add(key);
+    const group = this.groups.get(item.runAt);
+    if (group) group.items.push(item);
+    else this.groups.set(item.runAt, { items: [item], timer: this.arm(item.runAt) });
     return true;
   }
 
-  private arm(key: string, item: HeldAttempt): void {
-    const timer = setTimeout(() => {
+  private arm(runAt: number): NodeJS.Timeout {
+    return setTimeout(() => {
+      const group = this.groups.get(runAt);
+      if (!group) return;
       // Timers run on a monotonic clock and can fire a millisecond before Date.now() reaches
       // runAt; started then, the claim would find the execution not due yet.
-      if (Date.now() < item.runAt) return this.arm(key, item);
-      this.timers.delete(key);
-      this.start(item);
-    }, Math.max(0, item.runAt - Date.now()));
-    this.timers.set(key, { item, timer });
+      if (Date.now() < runAt) {
+        group.timer = this.arm(runAt);
+        return;
+      }
+      this.groups.delete(runAt);
+      for (const item of group.items) this.keys.delete(executionJobId(item.executionId, item.attempt));
+      this.start(group.items);
+    }, Math.max(0, runAt - Date.now()));
   }
 
   /** Cancels every timer and returns what was held, for the caller to hand back to the queue. */
   release(): HeldAttempt[] {
-    const items = [...this.timers.values()].map(({ item, timer }) => {
+    const items = [...this.groups.values()].flatMap(({ items, timer }) => {
       clearTimeout(timer);
-      return item;
+      return items;
     });
-    this.timers.clear();
+    this.groups.clear();
+    this.keys.clear();
     return items;
   }
 }
