@@ -160,7 +160,7 @@ export async function recordAttempt(
   const nextAttemptAt = final ? null : new Date(now.getTime() + backoffMs(number, deps.random));
   const finalResponse = record.statusCode === null ? null : { statusCode: record.statusCode, bodyPreview: record.preview };
   const outcome = verdict.outcome as 'succeeded' | 'failed';
-  const callback = final
+  const callback = final && (exe.onSuccessUrl || exe.onFailureUrl)
     ? callbackDelivery({
         workspaceId: exe.workspaceId,
         executionId: exe.id,
