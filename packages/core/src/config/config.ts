@@ -50,7 +50,7 @@ const schema = Joi.object({
   SCHEDULER_LOOKAHEAD_MS: Joi.number().integer().min(0).max(60_000).default(5_000),
   SCHEDULER_TICK_MS: Joi.number().integer().min(10).max(60_000).default(500),
   RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).max(600_000).default(5_000),
-  EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(50),
+  EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(200),
   EXECUTOR_PREFETCH_MS: Joi.number().integer().min(0).max(60_000).default(3_000),
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
 }).unknown(true);
