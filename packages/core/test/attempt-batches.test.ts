@@ -3,7 +3,7 @@ import { createRecordBatcher, recordAttempt, type AttemptRecord } from '../src/e
 import { newExecutionVariables } from '../src/executions/prepare-request.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { runNow } from '../src/executions/run-now.js';
-import type { SqlPool } from '../src/db/client.js';
+import { countingPool } from './counting-pool.js';
 import { createTestContext, type TestContext } from './test-context.js';
 
 // The executor claims and records the attempts running at the same moment with one statement
@@ -17,19 +17,6 @@ beforeAll(async () => {
   workspaceId = (await ctx.workspace()).id;
 });
 afterAll(() => ctx.close());
-
-/** The runtime's pool, counting the statements sent under each prepared name. */
-function countingPool(): { pool: SqlPool; statements: Map<string, number> } {
-  const statements = new Map<string, number>();
-  const real = ctx.runtime.pool;
-  const pool = {
-    query: (config: { name?: string }, ...rest: unknown[]) => {
-      if (config.name) statements.set(config.name, (statements.get(config.name) ?? 0) + 1);
-      return (real.query as (...args: unknown[]) => unknown)(config, ...rest);
-    },
-  } as unknown as SqlPool;
-  return { pool, statements };
-}
 
 async function manualExecutions(jobId: string, n: number): Promise<string[]> {
   const ids: string[] = [];
@@ -65,7 +52,7 @@ const retry: AttemptRecord = {
 it('claims concurrent attempts in few statements, and each claim once', async () => {
   const { job } = await createJob(ctx.runtime, workspaceId, { name: 'claims', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } });
   const ids = await manualExecutions(job.id, 40);
-  const { pool, statements } = countingPool();
+  const { pool, statements } = countingPool(ctx.runtime.pool);
   const claims = createClaimBatcher(pool);
   const now = new Date();
   // Every execution asked for twice at once: one of the two askers gets it.
@@ -92,7 +79,7 @@ it('records success, failure with its callback, retry, a parked retry and a one-
   const [ok, parked, retried] = await manualExecutions(plain.id, 3);
   const [failed] = await manualExecutions(withCallback.id, 1);
   const own = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: oneShot.id } });
-  const { pool, statements } = countingPool();
+  const { pool, statements } = countingPool(ctx.runtime.pool);
   const deps = { db: ctx.runtime.db, claims: createClaimBatcher(pool), records: createRecordBatcher(pool), clock: ctx.runtime.clock };
   const now = new Date();
   const claim = async (id: string) => {

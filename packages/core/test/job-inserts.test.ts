@@ -1,7 +1,7 @@
 import { createJob } from '../src/jobs/create-job.js';
 import { insertJob } from '../src/jobs/insert-job.js';
 import { newId } from '../src/ids/ids.js';
-import type { SqlPool } from '../src/db/client.js';
+import { countingPool } from './counting-pool.js';
 import type { Deps } from '../src/runtime/deps.js';
 import { createTestContext, type TestContext } from './test-context.js';
 
@@ -21,14 +21,7 @@ afterAll(() => ctx.close());
 
 /** Deps whose pool counts the statements sent under each prepared name (a pool of its own, so a batcher of its own). */
 function countingDeps(): { deps: Deps; statements: Map<string, number> } {
-  const statements = new Map<string, number>();
-  const real = ctx.runtime.pool;
-  const pool = {
-    query: (config: { name?: string }, ...rest: unknown[]) => {
-      if (config.name) statements.set(config.name, (statements.get(config.name) ?? 0) + 1);
-      return (real.query as (...args: unknown[]) => unknown)(config, ...rest);
-    },
-  } as unknown as SqlPool;
+  const { pool, statements } = countingPool(ctx.runtime.pool);
   return { deps: { ...ctx.runtime, pool }, statements };
 }
 
