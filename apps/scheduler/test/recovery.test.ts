@@ -1,5 +1,6 @@
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createJob } from '@cronsvc/core';
+import { catalog, createJob, executionJobId, executionRow } from '@cronsvc/core';
 import { createTestContext, redisUrl, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 
 // Each test runs the apps as real processes, as `npm run start -w apps/<name>` would.
@@ -123,4 +124,37 @@ it('finishes an execution whose executor was killed mid-request on another execu
   expect(exe.attempts.map((a) => [a.number, a.status])).toEqual([[1, 'SUCCESS']]);
   expect(target.received).toHaveLength(2);
   expect(exe.lockedUntil).toBeNull();
+});
+
+it('runs the fires a killed executor was holding for their due time, once each', async () => {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(catalog.execution.queue, { connection, prefix: ctx.env.REDIS_PREFIX });
+  try {
+    const first = ctx.spawnApp('executor');
+    await waitFor(async () => (await queue.getWorkers()).length > 0, { timeoutMs: 20_000, what: 'the first executor to listen' });
+    const { job } = await createJob(ctx.runtime, workspaceId, { name: 'held', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+    const due = new Date(Date.now() + 2_500);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const row = executionRow({ workspaceId, jobId: job.id, jobName: job.name, source: 'manual', scheduledFor: due });
+      ids.push((await ctx.runtime.db.execution.create({ data: row })).id);
+    }
+    await ctx.runtime.queues.enqueueExecutions(ids.map((id) => ({ executionId: id, attempt: 1, runAt: due })));
+    // Handed over early: once the queue no longer has them, only the first executor's memory does.
+    await waitFor(async () => (await Promise.all(ids.map((id) => queue.getJob(executionJobId(id, 1))))).every((j) => j === undefined), {
+      what: 'the first executor to take the fires',
+    });
+    await first.kill('SIGKILL');
+    expect(Date.now()).toBeLessThan(due.getTime());
+    ctx.spawnApp('scheduler');
+    ctx.spawnApp('executor');
+    await allFinished([job.id]);
+    const hits = countBy(target.received, (r) => String(r.headers['x-cron-service-execution-id']));
+    expect([...hits.keys()].sort()).toEqual([...ids].sort());
+    expect([...hits.values()].every((n) => n === 1)).toBe(true);
+    expect(target.received.every((r) => r.at >= due.getTime())).toBe(true);
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
 });
