@@ -1,8 +1,6 @@
 import { DelayedError, type Worker } from 'bullmq';
 import {
-  createClaimBatcher,
   createHttpClient,
-  createRecordBatcher,
   createWorker,
   runAttempt,
   type ExecutionPayload,
@@ -26,13 +24,7 @@ export function startExecutor(runtime: Runtime): Executor {
   const { config, logger } = runtime;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
   const slots = new AttemptSlots(config.executorConcurrency);
-  const deps = {
-    ...runtime,
-    http,
-    claims: createClaimBatcher(runtime.pool),
-    records: createRecordBatcher(runtime.pool),
-    inSlot: <T>(work: () => Promise<T>) => slots.run(work),
-  };
+  const deps = { ...runtime, http, inSlot: <T>(work: () => Promise<T>) => slots.run(work) };
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   const attempt = (executionId: string): Promise<RunOutcome> => runAttempt(deps, executionId);

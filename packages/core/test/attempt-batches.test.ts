@@ -1,5 +1,5 @@
-import { createClaimBatcher, claimAttempt, type ClaimedExecution } from '../src/executions/claim-attempt.js';
-import { createRecordBatcher, recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
+import { claimAttempt, type ClaimedExecution } from '../src/executions/claim-attempt.js';
+import { recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
 import { newExecutionVariables } from '../src/executions/prepare-request.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { runNow } from '../src/executions/run-now.js';
@@ -53,10 +53,9 @@ it('claims concurrent attempts in few statements, and each claim once', async ()
   const { job } = await createJob(ctx.runtime, workspaceId, { name: 'claims', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } });
   const ids = await manualExecutions(job.id, 40);
   const { pool, statements } = countingPool(ctx.runtime.pool);
-  const claims = createClaimBatcher(pool);
   const now = new Date();
   // Every execution asked for twice at once: one of the two askers gets it.
-  const results = await Promise.all([...ids, ...ids].map((id) => claimAttempt({ db: ctx.runtime.db, claims }, id, now, 30_000, newExecutionVariables(now))));
+  const results = await Promise.all([...ids, ...ids].map((id) => claimAttempt({ db: ctx.runtime.db, pool }, id, now, 30_000, newExecutionVariables(now))));
   const claimed = results.filter((r) => 'claimed' in r).map((r) => (r as { claimed: ClaimedExecution }).claimed.id);
   expect(claimed.sort()).toEqual([...ids].sort());
   expect(statements.get('claim-attempts')).toBeLessThanOrEqual(4);
@@ -80,7 +79,7 @@ it('records success, failure with its callback, retry, a parked retry and a one-
   const [failed] = await manualExecutions(withCallback.id, 1);
   const own = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: oneShot.id } });
   const { pool, statements } = countingPool(ctx.runtime.pool);
-  const deps = { db: ctx.runtime.db, claims: createClaimBatcher(pool), records: createRecordBatcher(pool), clock: ctx.runtime.clock };
+  const deps = { db: ctx.runtime.db, pool, clock: ctx.runtime.clock };
   const now = new Date();
   const claim = async (id: string) => {
     const r = await claimAttempt(deps, id, now, 30_000, newExecutionVariables(now));
@@ -125,7 +124,7 @@ it('records success, failure with its callback, retry, a parked retry and a one-
 it('records the rest of a batch when one attempt in it was recorded already', async () => {
   const { job } = await createJob(ctx.runtime, workspaceId, { name: 'twice', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } });
   const ids = await manualExecutions(job.id, 3);
-  const deps = { db: ctx.runtime.db, claims: createClaimBatcher(ctx.runtime.pool), records: createRecordBatcher(ctx.runtime.pool), clock: ctx.runtime.clock };
+  const deps = { db: ctx.runtime.db, pool: ctx.runtime.pool, clock: ctx.runtime.clock };
   const now = new Date();
   const claimed = await Promise.all(
     ids.map(async (id) => ((await claimAttempt(deps, id, now, 30_000, newExecutionVariables(now))) as { claimed: ClaimedExecution }).claimed),

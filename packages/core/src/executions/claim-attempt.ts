@@ -1,5 +1,6 @@
 import type { Db, SqlPool } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
+import { perPool } from '../db/per-pool.js';
 import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
 import type { StoredSigningKeys } from '../signatures/signing-keys.js';
 import type { ExecutionVariables } from './prepare-request.js';
@@ -119,21 +120,20 @@ function rowsFor(items: ClaimInput[], rows: ClaimRow[]): (ClaimRow | null)[] {
   });
 }
 
-export type ClaimBatcher = GroupCommit<ClaimInput, ClaimRow | null>;
-
 /**
- * Claims of concurrent attempts leave together, one UPDATE per batch: an executor running
- * fifty attempts at once makes a few round trips for their claims instead of fifty.
+ * Claims of concurrent attempts leave together, one UPDATE per batch (one batcher per pool): an
+ * executor running fifty attempts at once makes a few round trips for their claims instead of fifty.
  */
-export function createClaimBatcher(pool: SqlPool): ClaimBatcher {
-  return new GroupCommit(
-    async (items) => {
-      const { rows } = await pool.query<ClaimRow>({ name: 'claim-attempts', text: CLAIM_SQL, values: claimValues(items, false) });
-      return rowsFor(items, rows);
-    },
-    { maxBatch: 500, maxInFlight: 2 },
-  );
-}
+const claims = perPool(
+  (pool) =>
+    new GroupCommit<ClaimInput, ClaimRow | null>(
+      async (items) => {
+        const { rows } = await pool.query<ClaimRow>({ name: 'claim-attempts', text: CLAIM_SQL, values: claimValues(items, false) });
+        return rowsFor(items, rows);
+      },
+      { maxBatch: 500, maxInFlight: 2 },
+    ),
+);
 
 /**
  * Starts a queued execution of a capped job if a slot is free. The job row lock makes
@@ -157,14 +157,14 @@ async function claimCapped(db: Db, executionId: string, jobId: string, cap: numb
  * other worker wait. `variables` are stored only if the execution has none yet.
  */
 export async function claimAttempt(
-  deps: { db: Db; claims: ClaimBatcher },
+  deps: { db: Db; pool: SqlPool },
   executionId: string,
   now: Date,
   leaseMs: number,
   variables: ExecutionVariables,
 ): Promise<ClaimResult> {
   const { db } = deps;
-  const row = await deps.claims.add({ executionId, now, leaseMs, variables });
+  const row = await claims(deps.pool).add({ executionId, now, leaseMs, variables });
   if (row) return { claimed: toClaimed(row) };
   const current = await db.execution.findUnique({
     where: { id: executionId },

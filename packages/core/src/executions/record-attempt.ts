@@ -1,5 +1,5 @@
-import type { SqlPool } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
+import { perPool } from '../db/per-pool.js';
 import { callbackDelivery } from '../deliveries/callback-deliveries.js';
 import { executionEvent } from '../deliveries/execution-event.js';
 import type { Deps } from '../runtime/deps.js';
@@ -125,30 +125,30 @@ function recordValues(rows: RecordRow[]): unknown[] {
   ];
 }
 
-/** The execution's status after the recording, or null when nothing was recorded. */
-export type RecordBatcher = GroupCommit<RecordRow, string | null>;
-
 /**
- * Recordings of concurrent attempts leave together, one statement per batch. A batch that
- * fails (an attempt recorded twice) is retried attempt by attempt, so only that one fails.
+ * Recordings of concurrent attempts leave together, one statement per batch (one batcher per
+ * pool); each answers the execution's status after the recording, or null when nothing was
+ * recorded. A batch that fails (an attempt recorded twice) is retried attempt by attempt, so
+ * only that one fails.
  */
-export function createRecordBatcher(pool: SqlPool): RecordBatcher {
-  return new GroupCommit(
-    async (rows) => {
-      const result = await pool.query<{ id: string; status: string }>({ name: 'record-attempts', text: RECORD_SQL, values: recordValues(rows) });
-      const status = new Map(result.rows.map((r) => [r.id, r.status]));
-      return rows.map((r) => status.get(r.executionId) ?? null);
-    },
-    { maxBatch: 500, maxInFlight: 2 },
-  );
-}
+const records = perPool(
+  (pool) =>
+    new GroupCommit<RecordRow, string | null>(
+      async (rows) => {
+        const result = await pool.query<{ id: string; status: string }>({ name: 'record-attempts', text: RECORD_SQL, values: recordValues(rows) });
+        const status = new Map(result.rows.map((r) => [r.id, r.status]));
+        return rows.map((r) => status.get(r.executionId) ?? null);
+      },
+      { maxBatch: 500, maxInFlight: 2 },
+    ),
+);
 
 /**
  * Records an attempt and its outcome (through the batch statement above). A worker that lost
  * the execution, or whose attempt was recorded already, records nothing.
  */
 export async function recordAttempt(
-  deps: Pick<Deps, 'clock'> & { records: RecordBatcher; random?: () => number },
+  deps: Pick<Deps, 'clock' | 'pool'> & { random?: () => number },
   exe: ClaimedExecution,
   number: number,
   startedAt: Date,
@@ -181,7 +181,7 @@ export async function recordAttempt(
       })
     : null;
   try {
-    const status = await deps.records.add({
+    const status = await records(deps.pool).add({
       executionId: exe.id,
       number,
       outcome: verdict.outcome,

@@ -4,11 +4,11 @@ import { DecryptionError } from '../secrets/crypto.js';
 import { maskSecretHeaders, maskSecrets } from '../secrets/mask-secrets.js';
 import { signRequest } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
-import { claimAttempt, extendLease, type ClaimBatcher, type ClaimedExecution } from './claim-attempt.js';
+import { claimAttempt, extendLease, type ClaimedExecution } from './claim-attempt.js';
 import { decideAttempt, type AttemptVerdict } from './decide-attempt.js';
 import { renderOutput } from './output-template.js';
 import { newExecutionVariables, prepareRequest } from './prepare-request.js';
-import { recordAttempt, type AttemptRecord, type RecordBatcher } from './record-attempt.js';
+import { recordAttempt, type AttemptRecord } from './record-attempt.js';
 
 export type RunOutcome =
   | { done: 'succeeded' | 'failed' | 'retry' | 'parked'; executionId: string }
@@ -16,9 +16,6 @@ export type RunOutcome =
   | { skip: string };
 
 export interface RunAttemptDeps extends Deps {
-  /** Claims and recordings of the attempts running at the same moment go to Postgres together. */
-  claims: ClaimBatcher;
-  records: RecordBatcher;
   http: HttpClient;
   random?: () => number;
   /**
