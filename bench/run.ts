@@ -16,12 +16,14 @@ import { formatProfileSummary, summarizeProfile, type CpuProfile } from './lib/p
 import { formatMarkdownTable, formatTable } from './lib/table.js';
 import { judge, tally, type Judged } from './lib/verdict.js';
 import { api } from './scenarios/api.js';
+import { apiE2e } from './scenarios/api-e2e.js';
 import { fireLag } from './scenarios/fire-lag.js';
 import { schedulesFootprint } from './scenarios/schedules-footprint.js';
 import { throughput } from './scenarios/throughput.js';
 import type { Scenario, ScenarioResult } from './scenarios/types.js';
 
 const SCENARIOS: Record<ScenarioName, Scenario> = {
+  'api-e2e': apiE2e,
   throughput,
   'fire-lag': fireLag,
   'schedules-footprint': schedulesFootprint,

@@ -1,4 +1,4 @@
-// Figures and their verdicts against the targets of issue 5. A figure that could not be measured,
+// Figures and their verdicts against the targets (bench/lib/params.ts). A figure that could not be measured,
 // or was measured badly, never passes: it is NO DATA or INVALID, whatever its value.
 
 export type Comparator = '<' | '<=' | '>' | '>=';

@@ -19,6 +19,8 @@ export interface PacedRun {
   durationSeconds: number;
   /** Keep-alive connections shared by the requests; a request waits for a free one. */
   connections: number;
+  /** The URL of request i when they differ (run-now on a different job each time); `url` otherwise. */
+  urlFor?: (i: number) => string;
   timeoutSeconds?: number;
 }
 
@@ -32,9 +34,9 @@ export async function runPaced(run: PacedRun): Promise<LoadResult> {
   const pending: Promise<void>[] = [];
   const start = performance.now() + 50;
 
-  const send = (dueAt: number) =>
+  const send = (dueAt: number, i: number) =>
     new Promise<void>((resolve) => {
-      const req = http.request(run.url, { method: run.method, headers: run.headers, agent, timeout: (run.timeoutSeconds ?? 10) * 1000 }, (res) => {
+      const req = http.request(run.urlFor ? run.urlFor(i) : run.url, { method: run.method, headers: run.headers, agent, timeout: (run.timeoutSeconds ?? 10) * 1000 }, (res) => {
         res.resume();
         res.on('end', () => {
           codes.set(res.statusCode ?? 0, (codes.get(res.statusCode ?? 0) ?? 0) + 1);
@@ -61,7 +63,7 @@ export async function runPaced(run: PacedRun): Promise<LoadResult> {
     const tick = () => {
       const now = performance.now();
       while (next < total && start + (next * 1000) / run.rate <= now) {
-        pending.push(send(start + (next * 1000) / run.rate));
+        pending.push(send(start + (next * 1000) / run.rate, next));
         next += 1;
       }
       if (next >= total) return done();

@@ -1,0 +1,141 @@
+// api-e2e: the public path, measured as an integrator sees it. A separate load process creates N
+// one_time jobs through POST /v1/jobs (32 in flight) and reads GET /v1/executions?status=succeeded
+// until all N executions have succeeded; the same with POST /v1/jobs/:id/run-now on existing jobs.
+// Then the latency of POST /v1/jobs (one_time and recurring) and run-now at an even 500 req/s,
+// while the executor is busy with the executions those requests (or a load beside them) create.
+import { writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ensureService, waitUntil, type BenchContext } from '../harness/context.js';
+import { repoRoot, spawnTsx } from '../harness/processes.js';
+import { resetServiceData, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
+import type { Service } from '../harness/service.js';
+import type { ClosedResult, ClosedSpec, E2eCall, PacedSpec } from '../load/e2e.js';
+import { summarizeLoad, type LoadResult } from '../lib/load.js';
+import { TARGETS } from '../lib/params.js';
+import type { Figure } from '../lib/verdict.js';
+import type { ScenarioResult } from './types.js';
+
+const SCENARIO = 'api-e2e';
+
+async function runLoad<T>(spec: ClosedSpec | PacedSpec, timeoutMs: number): Promise<T> {
+  const loader = spawnTsx('e2e-load', 'bench/load/e2e.ts', { E2E_SPEC: JSON.stringify(spec) });
+  try {
+    const [, json] = await loader.waitForLine(/^RESULTS (.*)$/, timeoutMs);
+    return JSON.parse(json) as T;
+  } finally {
+    await loader.stop();
+  }
+}
+
+/** Seeds `count` active one_time jobs (run-now targets) and writes their ids to a file for the load process. */
+async function seedRunNowJobs(ctx: BenchContext, count: number): Promise<string> {
+  const jobs = await seedOneTimeJobs(ctx.pool, { workspaceId: await workspaceId(ctx.pool), targetUrl: ctx.target.url, count, namePrefix: 'e2e-run-now-' });
+  const file = path.join(repoRoot, 'bench', 'results', `run-now-${process.pid}.tmp`);
+  writeFileSync(file, jobs.map((j) => j.id).join('\n'));
+  return file;
+}
+
+/** Waits until no execution is queued or running, so what follows starts on an idle service. */
+async function drained(ctx: BenchContext, service: Service): Promise<void> {
+  await waitUntil(
+    'executions to drain',
+    async () => (await ctx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM executions WHERE status IN ('queued', 'running')`)).rows[0].n === 0,
+    120_000,
+    () => service.assertAlive(),
+  );
+}
+
+/** Closed loop: N calls, 32 in flight, then checks what the target received. */
+async function endToEnd(ctx: BenchContext, service: Service, label: string, call: E2eCall, count: number): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
+  const p = ctx.params.apiE2e;
+  await ctx.target.reset();
+  ctx.log(`${SCENARIO}: ${count.toLocaleString('en-US')} ${label}, ${p.inFlight} in flight, until all succeeded`);
+  const timeoutMs = p.timeoutMs;
+  const result = await runLoad<ClosedResult>(
+    { mode: 'closed', baseUrl: service.baseUrl, token: ctx.apiToken, call, count, inFlight: p.inFlight, succeededTotal: count, timeoutMs },
+    timeoutMs + 60_000,
+  );
+  service.assertAlive();
+  const stats = await ctx.target.stats();
+  const lost = Math.max(0, count - stats.distinct);
+  const duplicates = stats.total - stats.distinct;
+  const problems: string[] = [];
+  const non2xx = Object.entries(result.statuses).filter(([code]) => !code.startsWith('2'));
+  if (non2xx.length > 0) problems.push(`answers that were not 2xx: ${non2xx.map(([code, n]) => `${n}x${code}`).join(', ')}`);
+  if (result.errors > 0) problems.push(`${result.errors} connection errors`);
+  if (result.succeeded < count) problems.push(`only ${result.succeeded} of ${count} executions succeeded within ${timeoutMs} ms`);
+  const perSecond = result.succeeded >= count ? count / (result.elapsedMs / 1000) : null;
+  const figures: Figure[] = [
+    { scenario: SCENARIO, name: `${label}: executions/s end to end`, value: perSecond, unit: 'exec/s', target: TARGETS.endToEndPerSecond, problems },
+    { scenario: SCENARIO, name: `${label}: calls/s`, value: count / (result.callsElapsedMs / 1000), unit: 'req/s', problems },
+    { scenario: SCENARIO, name: `${label}: call p50 while executions run`, value: result.latency?.p50 ?? null, unit: 'ms', problems },
+    { scenario: SCENARIO, name: `${label}: call p99 while executions run`, value: result.latency?.p99 ?? null, unit: 'ms', target: TARGETS.endToEndCallP99Ms, problems },
+    { scenario: SCENARIO, name: `${label}: lost calls at the target`, value: lost, unit: '', target: TARGETS.zero },
+    { scenario: SCENARIO, name: `${label}: duplicate calls at the target`, value: duplicates, unit: '', target: TARGETS.zero },
+  ];
+  return { figures, details: { result, target: stats } };
+}
+
+function pacedFigures(name: string, result: LoadResult | undefined, rate: number): Figure[] {
+  const s = result
+    ? summarizeLoad(result, { requestedRate: rate })
+    : { requestsPerSecond: null, p50: null, p99: null, total: 0, problems: ['no result'], shortfall: null };
+  return [
+    { scenario: SCENARIO, name: `${name}: requests/s`, value: s.requestsPerSecond, unit: 'req/s', problems: s.problems, note: s.shortfall ?? undefined },
+    { scenario: SCENARIO, name: `${name}: p50`, value: s.p50, unit: 'ms', problems: s.problems },
+    { scenario: SCENARIO, name: `${name}: p99`, value: s.p99, unit: 'ms', target: TARGETS.postJobsP99Ms, problems: s.problems, unmet: s.shortfall ?? undefined },
+  ];
+}
+
+export async function apiE2e(ctx: BenchContext): Promise<ScenarioResult> {
+  const p = ctx.params.apiE2e;
+  const service = await ensureService(ctx);
+  const target = `${ctx.target.url}/e2e`;
+  const oneTime = JSON.stringify({ name: 'e2e one_time', kind: 'one_time', request: { url: target } });
+  const hourly = JSON.stringify({ name: 'e2e hourly', kind: 'recurring', schedule: { every_n_minutes: 60 }, request: { url: target } });
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = {};
+  const files: string[] = [];
+  try {
+    await resetServiceData(ctx.pool);
+    const created = await endToEnd(ctx, service, 'one_time jobs created', { kind: 'create', body: oneTime }, p.executions);
+    figures.push(...created.figures);
+    details.oneTime = created.details;
+
+    await resetServiceData(ctx.pool);
+    files.push(await seedRunNowJobs(ctx, p.executions));
+    const runNow = await endToEnd(ctx, service, 'run-now calls', { kind: 'run-now', jobIdsFile: files[0] }, p.executions);
+    figures.push(...runNow.figures);
+    details.runNow = runNow.details;
+
+    await resetServiceData(ctx.pool);
+    await ctx.target.reset();
+    files.push(await seedRunNowJobs(ctx, Math.ceil(p.pacedRate * (p.durationSeconds + p.warmupSeconds))));
+    const common = { rate: p.pacedRate, durationSeconds: p.durationSeconds, warmupSeconds: p.warmupSeconds, connections: p.connections };
+    const runs: PacedSpec['runs'] = [
+      { name: `POST /v1/jobs one_time at ${p.pacedRate} req/s, executing`, call: { kind: 'create', body: oneTime }, ...common },
+      { name: `POST /v1/jobs/:id/run-now at ${p.pacedRate} req/s, executing`, call: { kind: 'run-now', jobIdsFile: files[1] }, ...common },
+      {
+        name: `POST /v1/jobs recurring at ${p.pacedRate} req/s beside ${p.pacedRate} one_time/s executing`,
+        call: { kind: 'create', body: hourly },
+        alongside: { call: { kind: 'create', body: oneTime }, rate: p.pacedRate },
+        ...common,
+      },
+    ];
+    ctx.log(`${SCENARIO}: ${runs.length} paced runs of ${p.durationSeconds} s at ${p.pacedRate} req/s`);
+    const paced = await runLoad<{ name: string; result: LoadResult }[]>(
+      { mode: 'paced', baseUrl: service.baseUrl, token: ctx.apiToken, runs },
+      runs.length * (p.durationSeconds + p.warmupSeconds + 30) * 1000 + 60_000,
+    );
+    for (const run of runs) figures.push(...pacedFigures(run.name, paced.find((r) => r.name === run.name)?.result, run.rate));
+    details.paced = paced;
+    await drained(ctx, service);
+  } finally {
+    for (const file of files) rmSync(file, { force: true });
+  }
+  return {
+    figures,
+    parameters: { executions: p.executions, inFlight: p.inFlight, pacedRate: p.pacedRate, durationSeconds: p.durationSeconds, executors: service.executors.length },
+    details,
+  };
+}
