@@ -62,3 +62,12 @@ it('runs the items of a failed batch again one by one, so only the failing item 
   expect(results[2]).toEqual({ status: 'fulfilled', value: 140 });
   expect(batches).toEqual([[12, 13, 14], [12], [13], [14]]);
 });
+
+it('fails every item of a failed batch with its error when items are not to be retried alone', async () => {
+  const { batches, run, openAll } = gatedRun();
+  const commit = new GroupCommit(run, { maxBatch: 10, maxInFlight: 1, retryAlone: false });
+  const results = await settle([12, 13, 14].map((i) => commit.add(i)), openAll);
+  expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  expect(results[0]).toMatchObject({ reason: new Error('the batch fails') });
+  expect(batches).toEqual([[12, 13, 14]]);
+});

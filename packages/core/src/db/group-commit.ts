@@ -6,7 +6,9 @@
  *
  * `run` gets the items of one batch and returns one result per item, in order. A batch is
  * one statement, so when it fails nothing of it happened: each of its items is then run again
- * alone, and only the item that really fails sees the error.
+ * alone, and only the item that really fails sees the error. With `retryAlone: false` every item
+ * of a failed batch gets the batch's error instead (a failure that is not any one item's, such as
+ * an unreachable server, would only be waited for again item by item).
  */
 export class GroupCommit<In, Out> {
   private pending: { item: In; resolve: (out: Out) => void; reject: (error: unknown) => void }[] = [];
@@ -15,7 +17,7 @@ export class GroupCommit<In, Out> {
 
   constructor(
     private readonly run: (items: In[]) => Promise<Out[]>,
-    private readonly options: { maxBatch: number; maxInFlight: number },
+    private readonly options: { maxBatch: number; maxInFlight: number; retryAlone?: boolean },
   ) {}
 
   add(item: In): Promise<Out> {
@@ -47,8 +49,8 @@ export class GroupCommit<In, Out> {
       const outs = await this.run(batch.map((b) => b.item));
       batch.forEach((b, i) => b.resolve(outs[i]));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0].reject(error);
+      if (batch.length === 1 || this.options.retryAlone === false) {
+        for (const b of batch) b.reject(error);
         return;
       }
       await Promise.all(

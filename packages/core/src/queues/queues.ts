@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { GroupCommit } from '../db/group-commit.js';
 import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload } from './catalog.js';
 
 export interface ExecutionEnqueue {
@@ -46,6 +47,22 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Producers calling at the same moment (concurrent API requests, one new execution each) share one
+ * addBulk, one round trip to Redis, instead of one each. Delays are counted from when the batch
+ * leaves. A failed batch fails all its callers at once: the failure is Redis's, not one item's.
+ */
+function bulkAdder<T, D>(queue: Queue<D>, timeoutMs: number, now: () => number, toJob: (item: T, now: number) => { name: string; data: D; opts: JobsOptions }) {
+  return new GroupCommit<T, void>(
+    async (items) => {
+      const t = now();
+      await bounded(queue.addBulk(items.map((item) => toJob(item, t)) as Parameters<Queue<D>['addBulk']>[0]), timeoutMs);
+      return items.map(() => undefined);
+    },
+    { maxBatch: 1_000, maxInFlight: 2, retryAlone: false },
+  );
+}
+
 export function createQueues(
   connection: Redis,
   prefix: string,
@@ -60,34 +77,22 @@ export function createQueues(
   const executions = new Queue<ExecutionPayload>(catalog.execution.queue, { connection, prefix });
   const deliveries = new Queue<DeliveryPayload>(catalog.delivery.queue, { connection, prefix });
   for (const queue of [executions, deliveries]) queue.on('error', (error) => options.onError?.(error));
+  const executionAdds = bulkAdder(executions, timeoutMs, now, (item: ExecutionEnqueue, t) => ({
+    name: catalog.execution.job,
+    data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
+    opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t - early) },
+  }));
+  const deliveryAdds = bulkAdder(deliveries, timeoutMs, now, (item: DeliveryEnqueue, t) => ({
+    name: catalog.delivery.job,
+    data: { deliveryId: item.deliveryId, attempt: item.attempt },
+    opts: { ...baseOptions, jobId: deliveryJobId(item.deliveryId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
+  }));
   return {
     async enqueueExecutions(items) {
-      if (items.length === 0) return;
-      const t = now();
-      await bounded(
-        executions.addBulk(
-          items.map((item) => ({
-            name: catalog.execution.job,
-            data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
-            opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t - early) },
-          })),
-        ),
-        timeoutMs,
-      );
+      await Promise.all(items.map((item) => executionAdds.add(item)));
     },
     async enqueueDeliveries(items) {
-      if (items.length === 0) return;
-      const t = now();
-      await bounded(
-        deliveries.addBulk(
-          items.map((item) => ({
-            name: catalog.delivery.job,
-            data: { deliveryId: item.deliveryId, attempt: item.attempt },
-            opts: { ...baseOptions, jobId: deliveryJobId(item.deliveryId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
-          })),
-        ),
-        timeoutMs,
-      );
+      await Promise.all(items.map((item) => deliveryAdds.add(item)));
     },
     async cancelExecutions(items) {
       // remove() refuses a job a worker holds; that worker then finds the execution parked.
