@@ -81,6 +81,31 @@ it('rebuilds the queue from Postgres after Redis loses it, running each executio
   expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(10);
 });
 
+it('runs once each one_time job the API answered 201 for, though the API is killed and Redis flushed right after', async () => {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const api = ctx.spawnApp('api', { PORT: String(port) });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 30_000, what: `the API (output: ${api.output()})` });
+  const { token } = await ctx.workspace('api-created');
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      fetch(`${base}/v1/jobs`, { method: 'POST', headers, body: JSON.stringify({ name: `api once ${i}`, kind: 'one_time', request: { url: `${target.url}/a${i}` } }) }),
+    ),
+  );
+  expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+  const jobIds = await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id));
+  await api.kill('SIGKILL');
+  expect(await deletePrefixKeys(ctx.env.REDIS_PREFIX)).toBeGreaterThan(0);
+  ctx.spawnApp('executor');
+  ctx.spawnApp('scheduler');
+  await allFinished(jobIds);
+  const hits = countBy(target.received, (r) => r.url);
+  expect(hits.size).toBe(20);
+  expect([...hits.values()].every((n) => n === 1)).toBe(true);
+  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(20);
+});
+
 it('recovers from a Redis flush while the workers keep running', async () => {
   const scheduler = ctx.spawnApp('scheduler');
   ctx.spawnApp('executor');

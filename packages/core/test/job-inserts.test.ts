@@ -1,5 +1,5 @@
 import { createJob } from '../src/jobs/create-job.js';
-import { insertJob } from '../src/jobs/insert-job.js';
+import { insertJob, JOB_COLUMNS } from '../src/jobs/insert-job.js';
 import { newId } from '../src/ids/ids.js';
 import { countingPool } from './counting-pool.js';
 import type { Deps } from '../src/runtime/deps.js';
@@ -61,7 +61,48 @@ it('returns a one_time job as stored, committed with its first execution', async
   const { job, created } = await createJob(ctx.runtime, a, { name: 'once', kind: 'one_time', request: { url: 'https://example.com/once' } });
   expect(created).toBe(true);
   expect(job).toEqual(await stored(job.id));
-  expect(await ctx.runtime.db.execution.count({ where: { jobId: job.id, source: 'schedule', status: 'queued' } })).toBe(1);
+  const executions = await ctx.runtime.db.execution.findMany({ where: { jobId: job.id } });
+  expect(executions).toHaveLength(1);
+  expect(executions[0]).toMatchObject({
+    workspaceId: a,
+    jobName: 'once',
+    source: 'schedule',
+    status: 'queued',
+    scheduledFor: job.createdAt,
+    nextAttemptAt: job.createdAt,
+    fireKey: `${job.id}@${job.createdAt.toISOString()}`,
+    attemptCount: 0,
+  });
+});
+
+it('stores concurrent one_time jobs and their first executions in one statement', async () => {
+  const { deps, statements } = countingDeps();
+  const results = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => createJob(deps, i % 2 ? a : b, { name: `fire ${i}`, kind: i % 3 ? 'one_time' : 'cron', schedule: i % 3 ? undefined : { cron: '0 3 * * *' }, request: { url: 'https://example.com/x' } })),
+  );
+  expect(statements.get('insert-jobs')).toBe(1);
+  for (const { job } of results) {
+    const executions = await ctx.runtime.db.execution.count({ where: { jobId: job.id } });
+    expect([job.name, executions]).toEqual([job.name, job.kind === 'one_time' ? 1 : 0]);
+  }
+});
+
+it('stores one job and one execution when one_time creates race on an Idempotency-Key', async () => {
+  const body = { name: 'raced once', kind: 'one_time', request: { url: 'https://example.com/once' } };
+  const results = await Promise.all(Array.from({ length: 10 }, () => createJob(ctx.runtime, b, body, 'one-time-race')));
+  expect(results.filter((r) => r.created)).toHaveLength(1);
+  expect(new Set(results.map((r) => r.job.id)).size).toBe(1);
+  expect(await ctx.runtime.db.execution.count({ where: { jobId: results[0].job.id } })).toBe(1);
+});
+
+it('stores no execution for a one_time job that cannot be stored', async () => {
+  await expect(createJob(ctx.runtime, 'wsp_gone', { name: 'orphan once', kind: 'one_time', request: { url: 'https://example.com/once' } })).rejects.toThrow();
+  expect(await ctx.runtime.db.execution.count({ where: { jobName: 'orphan once' } })).toBe(0);
+});
+
+it('declares every column of the jobs table in the insert', async () => {
+  const { rows } = await ctx.runtime.pool.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'jobs'`);
+  expect(JOB_COLUMNS.map((c) => c.name).sort()).toEqual(rows.map((r) => r.column_name).sort());
 });
 
 it('fails only the job of a batch that cannot be stored', async () => {

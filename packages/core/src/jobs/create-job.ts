@@ -3,11 +3,11 @@ import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
-import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
+import { enqueueCommitted } from '../executions/create-executions.js';
 import { jobSchema, STEP_KINDS, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
 import { jobFields } from './job-data.js';
-import { insertJob, insertJobIn } from './insert-job.js';
+import { insertJob } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
 
@@ -21,21 +21,6 @@ export function assertSupportedKind(kind: string): void {
   if ((STEP_KINDS as readonly string[]).includes(kind)) {
     throw AppError.validation([{ path: 'kind', message: `${kind} jobs are not supported by this version yet` }]);
   }
-}
-
-/** A one_time job and its first execution commit together; the execution is queued after the commit. */
-async function insertFiringJob(deps: Deps, row: JobRow): Promise<JobRow | null> {
-  const inserted = await deps.db.$transaction(async (tx) => {
-    const job = await insertJobIn(tx, row);
-    if (!job) return null;
-    const execution = await tx.execution.create({
-      data: executionRow({ workspaceId: job.workspaceId, jobId: job.id, jobName: job.name, source: 'schedule', scheduledFor: job.createdAt }),
-    });
-    return { job, execution };
-  });
-  if (!inserted) return null;
-  await enqueueCommitted(deps, [firstAttempt(inserted.execution)]);
-  return inserted.job;
 }
 
 const jobWithKey = (deps: Deps, workspaceId: string, idempotencyKey: string) => deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
@@ -64,10 +49,13 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
   };
-  // A one_time job commits its first execution with it; any other job is a single statement.
-  const firesNow = input.kind === 'one_time' && input.state === 'active';
-  const stored = firesNow ? await insertFiringJob(deps, row) : await insertJob(deps.pool, row);
-  if (stored) return { job: stored, created: true };
+  // A one_time job commits its first execution with it, in the same statement.
+  const fire = input.kind === 'one_time' && input.state === 'active' ? { executionId: newId('exe'), scheduledFor: now } : null;
+  const stored = await insertJob(deps.pool, row, fire);
+  if (stored) {
+    if (fire) await enqueueCommitted(deps, [{ executionId: fire.executionId, attempt: 1, runAt: fire.scheduledFor }]);
+    return { job: stored, created: true };
+  }
   // Nothing stored: another request with the same Idempotency-Key got there first.
   const winner = idempotencyKey === undefined ? null : await jobWithKey(deps, workspaceId, idempotencyKey);
   if (!winner) throw new Error('the job was not stored and no job holds its Idempotency-Key');

@@ -1,8 +1,10 @@
 import type { JobRow, Prisma, SqlPool } from '../db/client.js';
+import { columnArrays, columnNames, isoText, jsonText, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
+import { fireKey } from '../executions/create-executions.js';
 
-/** A job row as Postgres returns it (pg and Prisma's raw queries both parse jsonb and timestamptz). */
+/** A job row as Postgres returns it (pg parses jsonb and timestamptz). */
 interface JobRecord {
   id: string;
   workspace_id: string;
@@ -25,32 +27,67 @@ interface JobRecord {
   updated_at: Date;
 }
 
-// One statement for any number of new jobs: each parameter is an array holding one column.
-// A job whose Idempotency-Key is already used in its workspace (stored, or earlier in the same
-// batch) is not inserted and returns no row, so a lost race needs no error handling.
-const INSERT_JOBS_SQL = `
-  INSERT INTO jobs (id, workspace_id, name, kind, state, schedule, schedule_anchor, request, steps, retry_policy, next_run_at,
-    max_concurrent_executions, max_workflow_duration_seconds, on_success_url, on_failure_url, notification_override,
-    idempotency_key, created_at, updated_at)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[], $8::jsonb[],
-    $9::jsonb[], $10::jsonb[], $11::timestamptz[], $12::int[], $13::int[], $14::text[], $15::text[], $16::text[], $17::text[],
-    $18::timestamptz[], $19::timestamptz[])
-  ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
-  RETURNING *`;
+/** The execution a job fires as it is created (a one_time job): its id and due time. */
+export interface FirstFire {
+  executionId: string;
+  scheduledFor: Date;
+}
 
-// JSON columns go as text: pg would turn a JS array into a Postgres array literal.
-const jsonText = (value: Prisma.JsonValue | null) => (value === null ? null : JSON.stringify(value));
+interface NewJob {
+  job: JobRow;
+  fire: FirstFire | null;
+}
 
-// The value of each column of INSERT_JOBS_SQL, in its order.
-const COLUMN_VALUES: ((job: JobRow) => unknown)[] = [
-  (j) => j.id, (j) => j.workspaceId, (j) => j.name, (j) => j.kind, (j) => j.state, (j) => jsonText(j.schedule),
-  (j) => j.scheduleAnchor.toISOString(), (j) => jsonText(j.request), (j) => jsonText(j.steps), (j) => jsonText(j.retryPolicy),
-  (j) => j.nextRunAt?.toISOString() ?? null, (j) => j.maxConcurrentExecutions, (j) => j.maxWorkflowDurationSeconds,
-  (j) => j.onSuccessUrl, (j) => j.onFailureUrl, (j) => j.notificationOverride, (j) => j.idempotencyKey,
-  (j) => j.createdAt.toISOString(), (j) => j.updatedAt.toISOString(),
+/** Every column of `jobs`; a test compares this list with the table. */
+export const JOB_COLUMNS: readonly Column<JobRow>[] = [
+  { name: 'id', type: 'text', value: (j) => j.id },
+  { name: 'workspace_id', type: 'text', value: (j) => j.workspaceId },
+  { name: 'name', type: 'text', value: (j) => j.name },
+  { name: 'kind', type: 'text', value: (j) => j.kind },
+  { name: 'state', type: 'text', value: (j) => j.state },
+  { name: 'schedule', type: 'jsonb', value: (j) => jsonText(j.schedule) },
+  { name: 'schedule_anchor', type: 'timestamptz', value: (j) => isoText(j.scheduleAnchor) },
+  { name: 'request', type: 'jsonb', value: (j) => jsonText(j.request) },
+  { name: 'steps', type: 'jsonb', value: (j) => jsonText(j.steps) },
+  { name: 'retry_policy', type: 'jsonb', value: (j) => jsonText(j.retryPolicy) },
+  { name: 'next_run_at', type: 'timestamptz', value: (j) => isoText(j.nextRunAt) },
+  { name: 'max_concurrent_executions', type: 'int', value: (j) => j.maxConcurrentExecutions },
+  { name: 'max_workflow_duration_seconds', type: 'int', value: (j) => j.maxWorkflowDurationSeconds },
+  { name: 'on_success_url', type: 'text', value: (j) => j.onSuccessUrl },
+  { name: 'on_failure_url', type: 'text', value: (j) => j.onFailureUrl },
+  { name: 'notification_override', type: 'text', value: (j) => j.notificationOverride },
+  { name: 'idempotency_key', type: 'text', value: (j) => j.idempotencyKey },
+  { name: 'created_at', type: 'timestamptz', value: (j) => isoText(j.createdAt) },
+  { name: 'updated_at', type: 'timestamptz', value: (j) => isoText(j.updatedAt) },
 ];
 
-const insertValues = (jobs: JobRow[]) => COLUMN_VALUES.map((value) => jobs.map(value));
+const INPUT_COLUMNS: readonly Column<NewJob>[] = [
+  ...JOB_COLUMNS.map((c): Column<NewJob> => ({ ...c, value: (n) => c.value(n.job) })),
+  { name: 'fire_execution_id', type: 'text', value: (n) => n.fire?.executionId ?? null },
+  { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => isoText(n.fire?.scheduledFor) },
+  { name: 'fire_key', type: 'text', value: (n) => (n.fire ? fireKey(n.job.id, n.fire.scheduledFor) : null) },
+];
+
+// One statement for any number of new jobs, and for the first execution of those that fire as
+// they are created, so a one_time job and its execution commit together in one round trip. A job
+// whose Idempotency-Key is already used in its workspace (stored, or earlier in the same batch)
+// is not inserted and returns no row, and neither is its execution.
+const INSERT_JOBS_SQL = `
+  WITH input AS (
+    SELECT * FROM ${unnestFrom(INPUT_COLUMNS, 't')}
+  ), job AS (
+    INSERT INTO jobs (${columnNames(JOB_COLUMNS)})
+    SELECT ${columnNames(JOB_COLUMNS)} FROM input
+    ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
+    RETURNING *
+  ), fire AS (
+    INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, created_at, updated_at)
+    SELECT i.fire_execution_id, job.workspace_id, job.id, job.name, 'queued', 'schedule', i.fire_scheduled_for, i.fire_key,
+           i.fire_scheduled_for, job.created_at, job.created_at
+      FROM job JOIN input AS i ON i.id = job.id
+     WHERE i.fire_execution_id IS NOT NULL
+  )
+  SELECT * FROM job`;
 
 function jobFromRecord(r: JobRecord): JobRow {
   return {
@@ -77,34 +114,30 @@ function jobFromRecord(r: JobRecord): JobRow {
 }
 
 /** Each job as stored, or null for one whose Idempotency-Key was taken. */
-function storedOrNull(jobs: JobRow[], records: JobRecord[]): (JobRow | null)[] {
+function storedOrNull(jobs: NewJob[], records: JobRecord[]): (JobRow | null)[] {
   const byId = new Map(records.map((r) => [r.id, r]));
-  return jobs.map((job) => {
+  return jobs.map(({ job }) => {
     const record = byId.get(job.id);
     return record ? jobFromRecord(record) : null;
   });
 }
 
-// Creates arriving together leave in one INSERT, a single-statement transaction: fifty
+// Creates arriving together leave in one statement, a single-statement transaction: fifty
 // concurrent POST /v1/jobs make a few round trips and commits instead of fifty.
 const batchers = perPool(
   (pool) =>
-    new GroupCommit<JobRow, JobRow | null>(
-      async (jobs) => storedOrNull(jobs, (await pool.query<JobRecord>({ name: 'insert-jobs', text: INSERT_JOBS_SQL, values: insertValues(jobs) })).rows),
+    new GroupCommit<NewJob, JobRow | null>(
+      async (jobs) =>
+        storedOrNull(jobs, (await pool.query<JobRecord>({ name: 'insert-jobs', text: INSERT_JOBS_SQL, values: columnArrays(INPUT_COLUMNS, jobs) })).rows),
       { maxBatch: 500, maxInFlight: 2 },
     ),
 );
 
 /**
- * Stores a new job and returns it as stored, or null when its Idempotency-Key is already taken in
- * the workspace (the unique index decides between concurrent requests).
+ * Stores a new job, with its first execution when it fires as it is created, and returns it as
+ * stored; null when its Idempotency-Key is already taken in the workspace (the unique index
+ * decides between concurrent requests), in which case no execution is stored either.
  */
-export function insertJob(pool: SqlPool, job: JobRow): Promise<JobRow | null> {
-  return batchers(pool).add(job);
-}
-
-/** insertJob inside a Prisma transaction, for a job whose first execution is committed with it. */
-export async function insertJobIn(tx: Prisma.TransactionClient, job: JobRow): Promise<JobRow | null> {
-  const records = await tx.$queryRawUnsafe<JobRecord[]>(INSERT_JOBS_SQL, ...insertValues([job]));
-  return storedOrNull([job], records)[0];
+export function insertJob(pool: SqlPool, job: JobRow, fire: FirstFire | null = null): Promise<JobRow | null> {
+  return batchers(pool).add({ job, fire });
 }
