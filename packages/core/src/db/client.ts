@@ -7,9 +7,18 @@ export type SqlPool = pg.Pool;
 export { Prisma } from './generated/client.js';
 export type { Job as JobRow, Execution as ExecutionRow, Attempt as AttemptRow, Workspace as WorkspaceRow } from './generated/client.js';
 
+/**
+ * Every statement is planned for its actual parameters. The hot statements are prepared, and a
+ * prepared statement's generic plan is cached: one made while a table was nearly empty (a new
+ * database, or right after a TRUNCATE) keeps scanning the whole table once it holds thousands of
+ * rows, until autovacuum analyzes it. Custom plans see the table's real size; they cost a planning
+ * per statement, and the hot statements each carry a batch.
+ */
+const SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan';
+
 /** A Prisma client that owns its pool: $disconnect closes everything. */
 export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: options.max ?? 10 }) });
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: options.max ?? 10, options: SESSION_OPTIONS }) });
 }
 
 /**
@@ -18,7 +27,7 @@ export function createDb(databaseUrl: string, options: { max?: number } = {}): D
  * run there as named prepared statements so Postgres plans them once per connection.
  */
 export function createDatabase(databaseUrl: string, options: { max?: number } = {}): { db: Db; pool: SqlPool } {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, options: SESSION_OPTIONS });
   // An idle connection the server drops (restart, failover) must not crash the process; the
   // next query on the pool opens a new one, or fails and is answered as unavailable.
   pool.on('error', () => undefined);

@@ -144,7 +144,7 @@ async function claimCapped(db: Db, executionId: string, jobId: string, cap: numb
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM jobs WHERE id = ${jobId} FOR UPDATE`;
     const [{ running }] = await tx.$queryRaw<{ running: number }[]>`
-      SELECT count(*)::int AS running FROM executions WHERE job_id = ${jobId} AND status = 'running'`;
+      SELECT count(*)::int AS running FROM executions WHERE job_id = ${jobId} AND finished_at IS NULL AND status = 'running'`;
     if (running >= cap) return null;
     const rows = await tx.$queryRawUnsafe<ClaimRow[]>(CLAIM_SQL, ...claimValues([{ executionId, now, leaseMs, variables }], true));
     return rows[0] ?? null;

@@ -23,7 +23,7 @@ export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; bat
   for (;;) {
     const rows = await deps.db.$queryRaw<PendingRow[]>`
       SELECT id, attempt_count, next_attempt_at FROM executions
-       WHERE status IN ('queued', 'running')
+       WHERE finished_at IS NULL AND status IN ('queued', 'running')
          AND (next_attempt_at, id) > (${afterTime}, ${afterId})
          AND ((next_attempt_at <= ${options.dueBefore} AND locked_until IS NULL) OR locked_until < ${now})
        ORDER BY next_attempt_at, id

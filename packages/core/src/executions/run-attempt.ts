@@ -83,7 +83,7 @@ async function attempt(deps: RunAttemptDeps, exe: ClaimedExecution, number: numb
 /** Queued executions of a capped job that can take the slot this one just gave back. */
 async function wakeWaitingSiblings(deps: RunAttemptDeps, exe: ClaimedExecution): Promise<void> {
   const waiting = await deps.db.execution.findMany({
-    where: { jobId: exe.jobId, status: 'queued', nextAttemptAt: { lte: deps.clock.now() } },
+    where: { jobId: exe.jobId, finishedAt: null, status: 'queued', nextAttemptAt: { lte: deps.clock.now() } },
     orderBy: { nextAttemptAt: 'asc' },
     take: exe.maxConcurrentExecutions,
     select: { id: true, attemptCount: true },
