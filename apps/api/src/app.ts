@@ -20,9 +20,11 @@ export function createApp(deps: ApiDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
+  // An ETag costs a hash of every response body; no client of this API sends If-None-Match.
+  app.set('etag', false);
   app.use((_req, res, next) => {
     res.locals.requestId = randomUUID();
-    res.set('X-Request-Id', res.locals.requestId);
+    res.setHeader('X-Request-Id', res.locals.requestId);
     next();
   });
   app.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
