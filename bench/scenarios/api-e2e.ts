@@ -5,7 +5,8 @@
 // while the executor is busy with the executions those requests (or a load beside them) create.
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ensureService, waitUntil, type BenchContext } from '../harness/context.js';
+import { cpuWindow, ensureService, waitUntil, type BenchContext } from '../harness/context.js';
+import { CLOCK_TICKS_PER_SECOND, cpuTicks } from '../harness/processes.js';
 import { repoRoot, spawnTsx } from '../harness/processes.js';
 import { resetServiceData, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
 import type { Service } from '../harness/service.js';
@@ -45,16 +46,46 @@ async function drained(ctx: BenchContext, service: Service): Promise<void> {
   );
 }
 
+/** CPU ticks used so far by each Postgres backend serving the bench database. */
+async function postgresTicks(ctx: BenchContext): Promise<Map<number, number>> {
+  const { rows } = await ctx.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [ctx.dbName]);
+  return new Map(rows.map((r) => [r.pid, cpuTicks(r.pid) ?? 0]));
+}
+
+/**
+ * Where the CPU went during a run, in ms: each service process, the target, and the Postgres
+ * backends of the bench database (a backend that appeared during the window counts whole).
+ */
+function cpuAccount(ctx: BenchContext, service: Service): () => Promise<Record<string, number | null>> {
+  const window = cpuWindow([...service.all(), ctx.target.process]);
+  const before = postgresTicks(ctx);
+  return async () => {
+    const report = window();
+    const [start, end] = [await before, await postgresTicks(ctx)];
+    let ticks = 0;
+    for (const [pid, at] of end) ticks += at - (start.get(pid) ?? 0);
+    const ms = (percent: number | null) => (percent === null ? null : (percent / 100) * report.windowMs);
+    return {
+      ...Object.fromEntries(Object.entries(report.processes).map(([name, percent]) => [name, ms(percent)])),
+      postgres: (ticks / CLOCK_TICKS_PER_SECOND) * 1000,
+      machineBusyPercent: report.machineBusyPercent,
+      windowMs: report.windowMs,
+    };
+  };
+}
+
 /** Closed loop: N calls, 32 in flight, then checks what the target received. */
 async function endToEnd(ctx: BenchContext, service: Service, label: string, call: E2eCall, count: number): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
   const p = ctx.params.apiE2e;
   await ctx.target.reset();
   ctx.log(`${SCENARIO}: ${count.toLocaleString('en-US')} ${label}, ${p.inFlight} in flight, until all succeeded`);
   const timeoutMs = p.timeoutMs;
+  const cpu = cpuAccount(ctx, service);
   const result = await runLoad<ClosedResult>(
     { mode: 'closed', baseUrl: service.baseUrl, token: ctx.apiToken, call, count, inFlight: p.inFlight, succeededTotal: count, timeoutMs },
     timeoutMs + 60_000,
   );
+  const cpuMs = await cpu();
   service.assertAlive();
   const stats = await ctx.target.stats();
   const lost = Math.max(0, count - stats.distinct);
@@ -73,7 +104,9 @@ async function endToEnd(ctx: BenchContext, service: Service, label: string, call
     { scenario: SCENARIO, name: `${label}: lost calls at the target`, value: lost, unit: '', target: TARGETS.zero },
     { scenario: SCENARIO, name: `${label}: duplicate calls at the target`, value: duplicates, unit: '', target: TARGETS.zero },
   ];
-  return { figures, details: { result, target: stats } };
+  const perCall = Object.fromEntries(Object.entries(cpuMs).filter(([k]) => k !== 'machineBusyPercent' && k !== 'windowMs').map(([k, v]) => [k, v === null ? null : v / count]));
+  ctx.log(`${SCENARIO}: CPU ms per call: ${JSON.stringify(perCall, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v))}, machine busy ${Math.round(cpuMs.machineBusyPercent ?? 0)}%`);
+  return { figures, details: { result, target: stats, cpuMs, cpuMsPerCall: perCall } };
 }
 
 function pacedFigures(name: string, result: LoadResult | undefined, rate: number): Figure[] {
