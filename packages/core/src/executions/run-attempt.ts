@@ -1,11 +1,12 @@
-import { bodyPreview, type HttpClient, type HttpResult, type OutboundRequest } from '../http/http-client.js';
+import type { HttpClient, HttpResult, OutboundRequest } from '../http/http-client.js';
 import type { Deps } from '../runtime/deps.js';
 import { DecryptionError } from '../secrets/crypto.js';
-import { maskSecretHeaders, maskSecrets } from '../secrets/mask-secrets.js';
+import { maskedPreview, maskSecretHeaders, secretMasker } from '../secrets/mask-secrets.js';
 import { signRequest } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
 import { claimAttempt, extendLease, type ClaimedExecution } from './claim-attempt.js';
 import { decideAttempt, type AttemptVerdict } from './decide-attempt.js';
+import { jsonPathBudget } from './json-path.js';
 import { renderOutput } from './output-template.js';
 import { newExecutionVariables, prepareRequest } from './prepare-request.js';
 import { recordAttempt, type AttemptRecord } from './record-attempt.js';
@@ -64,19 +65,22 @@ async function attempt(deps: RunAttemptDeps, exe: ClaimedExecution, number: numb
   }
   const result: HttpResult = await withLease(deps, exe.id, () => deps.http.send(prepared.request));
   const bodyText = result.kind === 'response' ? result.body.toString('utf8') : '';
-  const decided = decideAttempt(result, bodyText, exe.request, exe.retryPolicy, number);
-  const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : maskSecrets(decided.errorMessage, prepared.secretValues) };
+  // Only what is stored or sent on is masked (preview, headers, output, error message), never
+  // the whole body: checks read the body as received. One masker and one JSONPath budget serve
+  // the whole attempt.
+  const masker = secretMasker(prepared.secretValues);
+  const checks = { masker, budget: jsonPathBudget() };
+  const decided = decideAttempt(result, bodyText, exe.request, exe.retryPolicy, number, checks);
+  const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : masker.mask(decided.errorMessage) };
   if (result.kind !== 'response') return { verdict, latencyMs: result.latencyMs, statusCode: null, preview: null, headers: null, output: null };
   const template = exe.request.response_output_template;
-  // Masked before the preview is cut, so a secret straddling the 64 KiB edge cannot leak in part.
-  const maskedBody = maskSecrets(bodyText, prepared.secretValues);
   return {
     verdict,
     latencyMs: result.latencyMs,
     statusCode: result.statusCode,
-    preview: bodyPreview(Buffer.from(maskedBody, 'utf8')),
-    headers: maskSecretHeaders(result.headers, prepared.secretValues),
-    output: template === undefined || verdict.outcome === 'retry' ? null : renderOutput(template, maskedBody),
+    preview: maskedPreview(bodyText, masker),
+    headers: maskSecretHeaders(result.headers, masker),
+    output: template === undefined || verdict.outcome === 'retry' ? null : renderOutput(template, bodyText, checks),
   };
 }
 
