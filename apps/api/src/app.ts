@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import type { Deps } from '@cronsvc/core';
+import { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, type Deps } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
-import { errorHandler, notFoundRoute } from './middleware/errors.js';
+import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
@@ -25,7 +25,17 @@ export function createApp(deps: ApiDeps): Express {
     res.set('X-Request-Id', res.locals.requestId);
     next();
   });
-  app.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: '1mb',
+      strict: false,
+      type: ['application/json', 'application/*+json'],
+      // Refused before parsing: whatever walks a value 200,000 levels deep overflows the stack.
+      verify: (_req, _res, raw) => {
+        if (textNestedDeeperThan(raw, MAX_REQUEST_JSON_DEPTH)) throw new JsonTooDeep();
+      },
+    }),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });

@@ -11,6 +11,7 @@ export * from './queues/catalog.js';
 export * from './queues/queues.js';
 export * from './queues/workers.js';
 export * from './validation/validate.js';
+export * from './validation/json-depth.js';
 export * from './lists/paging.js';
 export * from './schedules/cron.js';
 export * from './schedules/recurring.js';
