@@ -19,6 +19,7 @@ export * from './schedules/next-run.js';
 export * from './schedules/fire-due-jobs.js';
 export * from './jobs/job-schema.js';
 export * from './jobs/create-job.js';
+export * from './jobs/job-quota.js';
 export * from './jobs/update-job.js';
 export * from './jobs/job-lifecycle.js';
 export * from './jobs/job-store.js';

@@ -21,6 +21,8 @@ export interface PoolOptions {
   max?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** Settings of every connection, as libpq's `options` (`-c name=value ...`). */
+  settings?: string;
 }
 
 function poolConfig(connectionString: string, options: PoolOptions): pg.PoolConfig {
@@ -29,6 +31,7 @@ function poolConfig(connectionString: string, options: PoolOptions): pg.PoolConf
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DB_CONNECT_TIMEOUT_MS,
     statement_timeout: options.statementTimeoutMs ?? DB_STATEMENT_TIMEOUT_MS,
+    ...(options.settings ? { options: options.settings } : {}),
   };
 }
 

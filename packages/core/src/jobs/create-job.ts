@@ -10,6 +10,7 @@ import { jobFields } from './job-data.js';
 import { insertJob, insertJobIn } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
+import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
 
 export interface CreateJobResult {
   job: JobRow;
@@ -66,10 +67,17 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   };
   // A one_time job commits its first execution with it; any other job is a single statement.
   const firesNow = input.kind === 'one_time' && input.state === 'active';
-  const stored = firesNow ? await insertFiringJob(deps, row) : await insertJob(deps.pool, row);
+  let stored: JobRow | null;
+  try {
+    stored = firesNow ? await insertFiringJob(deps, row) : await insertJob(deps.pool, row);
+  } catch (error) {
+    if (isJobQuotaError(error)) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
+    throw error;
+  }
   if (stored) return { job: stored, created: true };
-  // Nothing stored: another request with the same Idempotency-Key got there first.
+  // Nothing stored: another request with the same Idempotency-Key got there first, or the
+  // workspace is at its quota of jobs (the insert skips such a job, see job-quota.ts).
   const winner = idempotencyKey === undefined ? null : await jobWithKey(deps, workspaceId, idempotencyKey);
-  if (!winner) throw new Error('the job was not stored and no job holds its Idempotency-Key');
+  if (!winner) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
   return { job: winner, created: false };
 }
