@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, type Deps } from '@cronsvc/core';
+import { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
@@ -12,7 +13,8 @@ import { secretsRouter } from './routers/secrets.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
 
-export type ApiDeps = Deps;
+/** `redis` is needed only with RATE_LIMIT_PER_MINUTE set (the counts are shared through it). */
+export type ApiDeps = Deps & { redis?: Runtime['redis'] };
 
 /** The HTTP API without a listening socket, so tests can drive it with supertest. */
 export function createApp(deps: ApiDeps): Express {
@@ -45,6 +47,13 @@ export function createApp(deps: ApiDeps): Express {
 
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
+  // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
+  // are not API-token endpoints and are not limited.
+  const perMinute = deps.config.rateLimitPerMinute;
+  if (perMinute !== undefined) {
+    if (!deps.redis) throw new Error('RATE_LIMIT_PER_MINUTE needs Redis to share the counts between API processes');
+    v1.use(rateLimit(deps.redis, deps.config.redisPrefix, perMinute, deps.logger));
+  }
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
   v1.use('/dlq', dlqRouter(deps));

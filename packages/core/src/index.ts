@@ -38,6 +38,7 @@ export * from './http/http-client.js';
 export * from './http/target-guard.js';
 export * from './workspaces/workspaces.js';
 export * from './workspaces/token-workspace.js';
+export * from './workspaces/rate-limit.js';
 export * from './runtime/bootstrap.js';
 export * from './runtime/run-service.js';
 export * from './signatures/sign.js';
