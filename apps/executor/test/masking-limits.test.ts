@@ -10,7 +10,8 @@ let target: TargetServer;
 let workspaceId: string;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // A lease long enough that a busy machine (the whole suite on two cores) does not lapse it.
+  ctx = await createTestContext({ EXECUTION_LEASE_MS: '6000' });
   target = await startTargetServer();
   workspaceId = (await ctx.workspace()).id;
 });
@@ -31,7 +32,7 @@ function finished(executionId: string): Promise<ExecutionWithAttempts> {
 
 // Four secrets of 16 KiB, 64 KiB in all (the most a job may reference): long runs of "a" of
 // different lengths, each ending differently. One regular expression alternating them took
-// about 11 s to mask a 1 MiB body of "a" on this machine, past the 3 s lease of these tests.
+// about 11 s to mask a 1 MiB body of "a" on this machine, past the 6 s lease of this test.
 const names = ['BIG_0', 'BIG_1', 'BIG_2', 'BIG_3'];
 const values = names.map((_, i) => `${'a'.repeat(16 * 1024 - 17 - i)}b${String(i).padStart(15 + i, '0')}`);
 
