@@ -114,12 +114,11 @@ function number(value: unknown, operator: string): number {
 }
 
 // Arrays and objects are never turned into text: `==` between an object and anything else is an
-// identity test, and ordering an object is false. Arithmetic takes numbers only, so `+` never
-// concatenates.
+// identity test, and ordering an object is false. Between primitives `==` stays JavaScript's
+// loose equality, as jsonpath-plus had it ("3" == 3). Arithmetic takes numbers only, so `+`
+// never concatenates.
 const BINARY: Record<string, (a: unknown, b: unknown) => unknown> = {
-  // eslint-disable-next-line eqeqeq -- JavaScript's loose equality between primitives, as jsonpath-plus.
   '==': (a, b) => (isObject(a) || isObject(b) ? a === b : a == b),
-  // eslint-disable-next-line eqeqeq
   '!=': (a, b) => (isObject(a) || isObject(b) ? a !== b : a != b),
   '===': (a, b) => a === b,
   '!==': (a, b) => a !== b,
@@ -145,7 +144,7 @@ function evaluate(node: AstNode, context: Record<string, unknown>): unknown {
       return context[node.name!];
     case 'MemberExpression': {
       const object = evaluate(node.object as AstNode, context);
-      const property = (node.property as AstNode);
+      const property = node.property as AstNode;
       const key = String(node.computed ? property.value : property.name);
       if (object === undefined || object === null) throw new TypeError(`cannot read ${key} of ${object}`);
       // Own properties only (a string's characters and length, an array's items and length):
