@@ -55,6 +55,21 @@ describe('deeply nested JSON', () => {
   });
 });
 
+describe('JSONPath caps at save', () => {
+  it('refuses a path over 500 characters and a filter with more than 20 operators, with their paths', async () => {
+    const plus = `$[?(${Array.from({ length: 21 }, () => '@.a').join(' + ')} > 0)]`;
+    const res = await request(app)
+      .post('/v1/jobs')
+      .set(auth)
+      .send(cronJob({ response_output_template: { sum: plus }, response_assertions: { json: [{ path: `$.${'a'.repeat(500)}`, op: 'exists' }] } }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    const messages = res.body.error.details.map((d: { path: string; message: string }) => `${d.path}: ${d.message}`).join('\n');
+    expect(messages).toMatch(/request\.response_output_template: .*more than 20 operators/);
+    expect(messages).toMatch(/request\.response_assertions\.json\[0\]\.path: .*(500|longer)/);
+  });
+});
+
 describe('execution lists', () => {
   let ids: Record<string, string>;
 

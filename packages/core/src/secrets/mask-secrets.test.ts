@@ -37,6 +37,10 @@ describe('maskSecrets', () => {
 });
 
 describe('maskSecretHeaders', () => {
+  it('takes the secret values as well as a masker', () => {
+    expect(maskSecretHeaders({ 'x-echo': 'a hunter22 b' }, ['hunter22'])).toEqual({ 'x-echo': 'a [secret] b' });
+  });
+
   it('masks header values and keeps header names', () => {
     expect(maskSecretHeaders({ 'x-request-id': 'sk_live_1', 'content-type': 'text/plain' }, secretMasker(['sk_live_1']))).toEqual({
       'x-request-id': '[secret]',

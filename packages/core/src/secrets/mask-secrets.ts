@@ -43,8 +43,9 @@ export function maskSecrets(text: string, secretValues: readonly string[]): stri
   return secretMasker(secretValues).mask(text);
 }
 
-/** Masks every value of a headers map (names are the target's, not ours). */
-export function maskSecretHeaders(headers: Record<string, string>, masker: SecretMasker): Record<string, string> {
+/** Masks every value of a headers map (names are the target's, not ours); takes a masker or the values. */
+export function maskSecretHeaders(headers: Record<string, string>, secrets: SecretMasker | readonly string[]): Record<string, string> {
+  const masker = Array.isArray(secrets) ? secretMasker(secrets) : (secrets as SecretMasker);
   if (masker === nothingToMask) return headers;
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, masker.mask(value)]));
 }
