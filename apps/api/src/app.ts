@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import type { Deps } from '@cronsvc/core';
+import { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
-import { errorHandler, notFoundRoute } from './middleware/errors.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
@@ -12,7 +13,8 @@ import { secretsRouter } from './routers/secrets.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
 
-export type ApiDeps = Deps;
+/** `redis` is needed only with RATE_LIMIT_PER_MINUTE set (the counts are shared through it). */
+export type ApiDeps = Deps & { redis?: Runtime['redis'] };
 
 /** The HTTP API without a listening socket, so tests can drive it with supertest. */
 export function createApp(deps: ApiDeps): Express {
@@ -27,7 +29,17 @@ export function createApp(deps: ApiDeps): Express {
     res.setHeader('X-Request-Id', res.locals.requestId);
     next();
   });
-  app.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: '1mb',
+      strict: false,
+      type: ['application/json', 'application/*+json'],
+      // Refused before parsing: whatever walks a value 200,000 levels deep overflows the stack.
+      verify: (_req, _res, raw) => {
+        if (textNestedDeeperThan(raw, MAX_REQUEST_JSON_DEPTH)) throw new JsonTooDeep();
+      },
+    }),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
@@ -37,6 +49,13 @@ export function createApp(deps: ApiDeps): Express {
 
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
+  // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
+  // are not API-token endpoints and are not limited.
+  const perMinute = deps.config.rateLimitPerMinute;
+  if (perMinute !== undefined) {
+    if (!deps.redis) throw new Error('RATE_LIMIT_PER_MINUTE needs Redis to share the counts between API processes');
+    v1.use(rateLimit(deps.redis, deps.config.redisPrefix, perMinute, deps.logger));
+  }
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
   v1.use('/dlq', dlqRouter(deps));

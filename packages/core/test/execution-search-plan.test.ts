@@ -44,6 +44,8 @@ it.each([
   ['status sorted by created_at ascending', page('AND status = $2', 'created_at ASC, id ASC'), ['wsp_3', 'queued']],
   ['a time range', page('AND scheduled_for >= $2 AND scheduled_for <= $3'), ['wsp_3', new Date(Date.now() - 3600_000), new Date()]],
   ['job_name substring', page('AND job_name ILIKE $2'), ['wsp_3', '%number 12%']],
+  // job_name is a literal: its %, _ and \ arrive escaped, which the trigram index handles too.
+  ['job_name literal with escaped wildcards', page('AND job_name ILIKE $2'), ['wsp_3', '%number\\_1\\%2%']],
   ['one job', `SELECT * FROM executions WHERE workspace_id = $1 AND job_id = $2 ORDER BY scheduled_for DESC, id DESC LIMIT 50`, ['wsp_3', 'job_42']],
   ['dead-letter queue', page('AND dead_lettered_at IS NOT NULL'), ['wsp_3']],
   ['status total', 'SELECT count(*) FROM executions WHERE workspace_id = $1 AND status = $2', ['wsp_3', 'failed']],

@@ -1,5 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, isUnavailable, type Logger } from '@cronsvc/core';
+import { AppError, isUnavailable, MAX_REQUEST_JSON_DEPTH, type Logger } from '@cronsvc/core';
+
+/** Thrown by the JSON parser's verify step; a plain Error, since body-parser rewrites its status. */
+export class JsonTooDeep extends Error {}
 
 function envelope(code: string, message: string, details?: unknown) {
   return { error: { code, message, ...(details ? { details } : {}) } };
@@ -19,6 +22,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
       res.status(413).json(envelope('payload_too_large', 'request body is larger than 1 MiB'));
+      return;
+    }
+    if (type === 'entity.verify.failed' && err instanceof JsonTooDeep) {
+      const message = `request body must not be nested deeper than ${MAX_REQUEST_JSON_DEPTH} levels`;
+      res.status(400).json(envelope('validation_failed', message, [{ path: '(body)', message }]));
       return;
     }
     if (type === 'entity.parse.failed') {

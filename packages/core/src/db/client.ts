@@ -8,17 +8,45 @@ export { Prisma } from './generated/client.js';
 export type { Job as JobRow, Execution as ExecutionRow, Attempt as AttemptRow, Workspace as WorkspaceRow } from './generated/client.js';
 
 /**
+ * Every connection of the service's pools gives up connecting after 10 s (a server that accepts
+ * the connection and never answers would otherwise hold a request forever), and has Postgres
+ * cancel any statement after 30 s (a runaway query cannot hold a connection and its locks;
+ * the longest statements, retention's batches of 1000 rows, take well under a second).
+ * Migrations and the benchmark's seeding use connections of their own, without these limits.
+ */
+export const DB_CONNECT_TIMEOUT_MS = 10_000;
+export const DB_STATEMENT_TIMEOUT_MS = 30_000;
+
+export interface PoolOptions {
+  max?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  /** Settings of every connection, as libpq's `options` (`-c name=value ...`). */
+  settings?: string;
+}
+
+/**
  * Every statement is planned for its actual parameters. The hot statements are prepared, and a
  * prepared statement's generic plan is cached: one made while a table was nearly empty (a new
  * database, or right after a TRUNCATE) keeps scanning the whole table once it holds thousands of
  * rows, until autovacuum analyzes it. Custom plans see the table's real size; they cost a planning
  * per statement, and the hot statements each carry a batch.
  */
-const SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan';
+const PLANNING = '-c plan_cache_mode=force_custom_plan';
+
+function poolConfig(connectionString: string, options: PoolOptions): pg.PoolConfig {
+  return {
+    connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DB_CONNECT_TIMEOUT_MS,
+    statement_timeout: options.statementTimeoutMs ?? DB_STATEMENT_TIMEOUT_MS,
+    options: options.settings ? `${PLANNING} ${options.settings}` : PLANNING,
+  };
+}
 
 /** A Prisma client that owns its pool: $disconnect closes everything. */
-export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: options.max ?? 10, options: SESSION_OPTIONS }) });
+export function createDb(databaseUrl: string, options: PoolOptions = {}): Db {
+  return new PrismaClient({ adapter: new PrismaPg(poolConfig(databaseUrl, options)) });
 }
 
 /**
@@ -26,8 +54,8 @@ export function createDb(databaseUrl: string, options: { max?: number } = {}): D
  * hot statements (the executor's two per attempt, the API's token lookup and job insert), which
  * run there as named prepared statements so Postgres plans them once per connection.
  */
-export function createDatabase(databaseUrl: string, options: { max?: number } = {}): { db: Db; pool: SqlPool } {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, options: SESSION_OPTIONS });
+export function createDatabase(databaseUrl: string, options: PoolOptions = {}): { db: Db; pool: SqlPool } {
+  const pool = new pg.Pool(poolConfig(databaseUrl, options));
   // An idle connection the server drops (restart, failover) must not crash the process; the
   // next query on the pool opens a new one, or fails and is answered as unavailable.
   pool.on('error', () => undefined);

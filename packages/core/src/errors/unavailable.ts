@@ -1,6 +1,7 @@
 const NETWORK_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
-  '57P01', '57P02', '57P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024',
+  // 57014: a statement cancelled by statement_timeout (see DB_STATEMENT_TIMEOUT_MS), an overloaded database.
+  '57P01', '57P02', '57P03', '53300', '57014', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024',
 ]);
 const NETWORK_MESSAGES = /Connection terminated|Client has encountered a connection error|connect ECONNREFUSED|Connection is closed|Can't reach database|timeout exceeded when trying to connect/i;
 

@@ -23,6 +23,11 @@ export interface ClaimedExecution {
   onFailureUrl: string | null;
   /** The workspace's signing keys as stored, read with the claim to save a query per attempt. */
   signingKeys: StoredSigningKeys;
+  /**
+   * Written by this claim (one more than the last): renewing the lease and recording the attempt
+   * require it, so a worker that lost the execution to another can do neither.
+   */
+  claimToken: number;
 }
 
 export type ClaimResult =
@@ -50,6 +55,7 @@ interface ClaimRow {
   signing_key: string;
   previous_signing_key: string | null;
   signing_key_rotated_at: Date | null;
+  claim_token: number;
 }
 
 // How long an execution held back by max_concurrent_executions waits before looking again,
@@ -73,23 +79,27 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     onSuccessUrl: row.on_success_url,
     onFailureUrl: row.on_failure_url,
     signingKeys: { signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
+    claimToken: row.claim_token,
   };
 }
 
 // The claiming UPDATE, for a batch of executions at once (each with its own time, lease and
 // variables). With $5 (cap checked) false a queued execution starts only when its job has no
-// concurrency cap, which keeps the common case to this one statement.
+// concurrency cap, which keeps the common case to this one statement. Whether the execution is
+// due and whether a lease has run out are judged on the database's clock (now()), and the lease
+// is set on it, so executors whose clocks disagree still agree on who holds what (ADR 006);
+// `at` (the executor's clock) only stamps started_at and updated_at.
 const CLAIM_SQL = `
     UPDATE executions AS e
-       SET status = 'running', locked_until = v.locked_until, started_at = COALESCE(e.started_at, v.now), updated_at = v.now,
-           variables = COALESCE(e.variables, v.variables)
-      FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::jsonb[]) AS v(id, now, locked_until, variables),
+       SET status = 'running', locked_until = now() + v.lease_ms * interval '1 millisecond', claim_token = e.claim_token + 1,
+           started_at = COALESCE(e.started_at, v.at), updated_at = v.at, variables = COALESCE(e.variables, v.variables)
+      FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::jsonb[]) AS v(id, at, lease_ms, variables),
            jobs AS j, workspaces AS w
      WHERE e.id = v.id AND j.id = e.job_id AND w.id = e.workspace_id
-       AND e.next_attempt_at <= v.now
+       AND e.next_attempt_at <= now()
        AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR $5::boolean))
-         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < v.now)))
-    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables,
+         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < now())))
+    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables, e.claim_token,
               j.kind, j.request, j.retry_policy, j.max_concurrent_executions, j.on_success_url, j.on_failure_url,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 
@@ -104,7 +114,7 @@ function claimValues(items: ClaimInput[], capChecked: boolean): unknown[] {
   return [
     items.map((i) => i.executionId),
     items.map((i) => i.now.toISOString()),
-    items.map((i) => new Date(i.now.getTime() + i.leaseMs).toISOString()),
+    items.map((i) => i.leaseMs),
     items.map((i) => JSON.stringify(i.variables)),
     capChecked,
   ];
@@ -151,10 +161,20 @@ async function claimCapped(db: Db, executionId: string, jobId: string, cap: numb
   });
 }
 
+interface CurrentRow {
+  status: string;
+  next_attempt_at: Date;
+  locked_until: Date | null;
+  job_id: string;
+  max_concurrent_executions: number;
+  db_now: Date;
+}
+
 /**
  * Takes an execution for its next attempt: a queued one (within its job's concurrency cap),
  * or a running one whose worker's lease ran out (that worker died). The lease makes every
- * other worker wait. `variables` are stored only if the execution has none yet.
+ * other worker wait. `variables` are stored only if the execution has none yet. A "not yet"
+ * answers a time on the caller's clock, translated from the database's.
  */
 export async function claimAttempt(
   deps: { db: Db; pool: SqlPool },
@@ -166,17 +186,18 @@ export async function claimAttempt(
   const { db } = deps;
   const row = await claims(deps.pool).add({ executionId, now, leaseMs, variables });
   if (row) return { claimed: toClaimed(row) };
-  const current = await db.execution.findUnique({
-    where: { id: executionId },
-    select: { status: true, nextAttemptAt: true, lockedUntil: true, jobId: true, job: { select: { maxConcurrentExecutions: true } } },
-  });
+  const [current] = await db.$queryRaw<CurrentRow[]>`
+    SELECT e.status, e.next_attempt_at, e.locked_until, e.job_id, j.max_concurrent_executions, now() AS db_now
+      FROM executions AS e JOIN jobs AS j ON j.id = e.job_id WHERE e.id = ${executionId}`;
   if (!current) return { skip: 'execution no longer exists' };
   if (current.status !== 'queued' && current.status !== 'running') return { skip: `execution is ${current.status}` };
-  if (current.nextAttemptAt > now) return { retryAt: current.nextAttemptAt };
-  if (current.lockedUntil && current.lockedUntil >= now) return { retryAt: new Date(current.lockedUntil.getTime() + 1) };
-  const cap = current.job.maxConcurrentExecutions;
+  const dbNow = current.db_now.getTime();
+  const local = (at: number) => new Date(now.getTime() + (at - dbNow));
+  if (current.next_attempt_at.getTime() > dbNow) return { retryAt: local(current.next_attempt_at.getTime()) };
+  if (current.locked_until && current.locked_until.getTime() >= dbNow) return { retryAt: local(current.locked_until.getTime() + 1) };
+  const cap = current.max_concurrent_executions;
   if (current.status === 'queued' && cap > 0) {
-    const capped = await claimCapped(db, executionId, current.jobId, cap, now, leaseMs, variables);
+    const capped = await claimCapped(db, executionId, current.job_id, cap, now, leaseMs, variables);
     if (capped) return { claimed: toClaimed(capped) };
     return { retryAt: new Date(now.getTime() + SLOT_RETRY_MS * (0.8 + 0.4 * Math.random())) };
   }
@@ -184,7 +205,40 @@ export async function claimAttempt(
   return { retryAt: new Date(now.getTime() + 100) };
 }
 
-/** Keeps the lease alive while a long attempt runs, so nobody takes over a live worker's execution. */
-export async function extendLease(db: Db, executionId: string, until: Date): Promise<void> {
-  await db.execution.updateMany({ where: { id: executionId, status: 'running' }, data: { lockedUntil: until } });
+const EXTEND_SQL = `
+    UPDATE executions AS e SET locked_until = now() + v.lease_ms * interval '1 millisecond'
+      FROM unnest($1::text[], $2::int[], $3::int[]) AS v(id, claim_token, lease_ms)
+     WHERE e.id = v.id AND e.status = 'running' AND e.claim_token = v.claim_token
+    RETURNING e.id`;
+
+interface LeaseInput {
+  executionId: string;
+  claimToken: number;
+  leaseMs: number;
+}
+
+// Renewals of attempts running at the same moment leave together, like claims.
+const renewals = perPool(
+  (pool) =>
+    new GroupCommit<LeaseInput, boolean>(
+      async (items) => {
+        const { rows } = await pool.query<{ id: string }>({
+          name: 'extend-leases',
+          text: EXTEND_SQL,
+          values: [items.map((i) => i.executionId), items.map((i) => i.claimToken), items.map((i) => i.leaseMs)],
+        });
+        const renewed = new Set(rows.map((r) => r.id));
+        return items.map((i) => renewed.has(i.executionId));
+      },
+      { maxBatch: 500, maxInFlight: 2 },
+    ),
+);
+
+/**
+ * Keeps the lease alive while a long attempt runs, so nobody takes over a live worker's
+ * execution: leaseMs more from now on the database's clock. Only the holder of the claim can
+ * renew it; false when the execution was taken over (or finished, or parked) meanwhile.
+ */
+export function extendLease(pool: SqlPool, executionId: string, claimToken: number, leaseMs: number): Promise<boolean> {
+  return renewals(pool).add({ executionId, claimToken, leaseMs });
 }

@@ -1,6 +1,6 @@
 import type { HttpResult } from '../http/http-client.js';
 import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
-import { checkAssertions } from './response-assertions.js';
+import { checkAssertions, type CheckOptions } from './response-assertions.js';
 import { matchResponse } from './response-matcher.js';
 
 export type AttemptStatus = 'SUCCESS' | 'TIMEOUT' | 'CONNECTION_ERROR' | 'HTTP_ERROR';
@@ -33,6 +33,7 @@ export function decideAttempt(
   request: Pick<RequestSpec, 'success_statuses' | 'response_matcher' | 'response_assertions'>,
   retry: RetryPolicy,
   attemptNumber: number,
+  checks: CheckOptions = {},
 ): AttemptVerdict {
   const attemptsLeft = attemptNumber < retry.max_attempts;
   if (result.kind === 'error') {
@@ -51,7 +52,7 @@ export function decideAttempt(
   }
   const matched = matchResponse(request.response_matcher, bodyText);
   if (!matched.ok) return mismatch(matched.reason);
-  const asserted = checkAssertions(request.response_assertions, { statusCode: result.statusCode, headers: result.allHeaders, bodyText });
+  const asserted = checkAssertions(request.response_assertions, { statusCode: result.statusCode, headers: result.allHeaders, bodyText }, checks);
   if (!asserted.ok) return mismatch(`assertions failed: ${asserted.failures.join('; ')}`);
   return { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' };
 }

@@ -30,6 +30,18 @@ interface ExecutionQuery {
 }
 
 export type ExecutionWithAttempts = ExecutionRow & { attempts: AttemptRow[] };
+/** A list item: its attempts come without bodyPreview (up to 64 KiB each), which GET /v1/executions/:id has. */
+export type ListedAttempt = Omit<AttemptRow, 'bodyPreview'>;
+export type ListedExecution = ExecutionRow & { attempts: ListedAttempt[] };
+
+/**
+ * job_name is a literal, case-insensitive substring: LIKE's wildcards (% and _) and its escape
+ * character are escaped, so "%" finds names containing "%" and not every name. ILIKE with
+ * escapes still uses the trigram index on job_name.
+ */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
 
 /**
  * Executions of a workspace (or of one job), filtered and paged as SPEC 4.2 and DECISIONS D6.
@@ -41,7 +53,7 @@ export async function listExecutions(
   query: unknown,
   jobId?: string,
   scope: Prisma.ExecutionWhereInput = {},
-): Promise<Page<ExecutionWithAttempts>> {
+): Promise<Page<ListedExecution>> {
   const q = validate<ExecutionQuery>(querySchema.prefs({ convert: true }), query);
   if (q.from && q.to && q.from > q.to) throw AppError.validation([{ path: 'from', message: 'must not be after to' }]);
   const field = q.sort === 'created_at' ? 'createdAt' : 'scheduledFor';
@@ -49,7 +61,7 @@ export async function listExecutions(
     workspaceId,
     ...(jobId ? { jobId } : {}),
     ...(q.status ? { status: q.status } : {}),
-    ...(q.job_name ? { jobName: { contains: q.job_name, mode: 'insensitive' } } : {}),
+    ...(q.job_name ? { jobName: { contains: likeLiteral(q.job_name), mode: 'insensitive' } } : {}),
     ...(q.from || q.to ? { [field]: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lte: q.to } : {}) } } : {}),
     ...scope,
   };
@@ -59,7 +71,7 @@ export async function listExecutions(
       orderBy: [{ [field]: q.order }, { id: q.order }],
       take: q.limit,
       skip: q.offset,
-      include: { attempts: { orderBy: { number: 'asc' } } },
+      include: { attempts: { orderBy: { number: 'asc' }, omit: { bodyPreview: true } } },
     }),
     // The workspace counters answer a status filter; one job's executions (bounded by retention),
     // a time range, a name or a scope are counted.

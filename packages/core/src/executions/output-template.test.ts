@@ -12,6 +12,17 @@ const body = JSON.stringify({
 });
 
 describe('renderOutput', () => {
+  it('builds no string out of a 1 MiB body with + (each leaf is bounded work)', () => {
+    // Before the fix, + joined strings: each node the filter ran on built a string four times
+    // the body's biggest value, and with more + and recursive descent, hundreds of MB.
+    const s = 'a'.repeat(200 * 1024);
+    const hostile = JSON.stringify({ s, s4: s.repeat(4), n: 1 });
+    expect(hostile.length).toBeGreaterThan(1_000_000);
+    const template = { joined: '$[?(@root.s + @root.s + @root.s + @root.s == @root.s4)]', sum: '$[?(@root.n + @root.n == 2 && @ == 1)]' };
+    expect(validateOutputTemplate(template)).toEqual([]);
+    expect(renderOutput(template, hostile)).toEqual({ joined: null, sum: 1 });
+  });
+
   it('replaces a $ leaf with the value of its single match', () => {
     expect(renderOutput({ id: '$.id', first: '$.items[0].name' }, body)).toEqual({ id: 'run-1', first: 'a' });
   });

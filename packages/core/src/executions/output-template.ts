@@ -1,4 +1,5 @@
-import { jsonPathProblem, parseJsonBody, queryJsonPath, type ParsedBody } from './json-path.js';
+import { maskJson, type SecretMasker } from '../secrets/mask-secrets.js';
+import { jsonPathBudget, jsonPathProblem, parseJsonBody, queryJsonPath, type JsonPathBudget, type ParsedBody } from './json-path.js';
 
 /** response_output_template (D5): JSONPath leaves on the JSON response body, literal leaves kept. */
 
@@ -25,16 +26,18 @@ export function validateOutputTemplate(template: unknown): string[] {
 /**
  * D5: leaf strings starting with $ are JSONPath on the JSON body (one match -> value, several ->
  * array, none, a non-JSON body or a path that cannot be evaluated -> null); other leaves are kept.
- * A result over 64 KiB of JSON becomes {"_truncated": true}: final_output is meant to stay compact.
+ * The result is masked (`masker`), then a result over 64 KiB of JSON becomes {"_truncated": true}:
+ * final_output is meant to stay compact. Every leaf spends from one JSONPath budget.
  */
-export function renderOutput(template: unknown, bodyText: string): unknown {
+export function renderOutput(template: unknown, bodyText: string, options: { budget?: JsonPathBudget; masker?: SecretMasker } = {}): unknown {
+  const budget = options.budget ?? jsonPathBudget();
   let body: ParsedBody | undefined;
   const render = (node: unknown): unknown => {
     if (typeof node === 'string' && node.startsWith('$')) {
       body ??= parseJsonBody(bodyText);
       if (!body.isJson) return null;
       try {
-        const result = queryJsonPath(node, body.value);
+        const result = queryJsonPath(node, body.value, budget);
         return result.found ? result.value : null;
       } catch {
         return null;
@@ -45,9 +48,10 @@ export function renderOutput(template: unknown, bodyText: string): unknown {
     if (typeof node === 'object' && node !== null) return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, render(child)]));
     return node;
   };
-  const output = render(template);
+  let output = render(template);
   let size: number;
   try {
+    if (options.masker) output = maskJson(output, options.masker);
     size = Buffer.byteLength(JSON.stringify(output) ?? '', 'utf8');
   } catch {
     // Only a value nested too deeply for the stack gets here; it is certainly not compact.

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import type { OutboundRequest } from '../http/http-client.js';
 import type { RequestSpec } from '../jobs/job-schema.js';
 import { resolveSecrets } from '../secrets/resolve-secrets.js';
+import { jobSecretBytesProblem } from '../secrets/secret-value.js';
 import { findReferences, referencedSecretNames, renderRequest } from '../templates/template.js';
 import { buildRequest } from './build-request.js';
 
@@ -25,7 +26,8 @@ export function newExecutionVariables(now: Date): ExecutionVariables {
  * Renders a job's request for one attempt and encodes it like buildRequest. Secrets are read
  * at request time, so a changed value is used by the next attempt; `secretValues` are the
  * plaintexts used, for the caller to mask in what it stores. A secret deleted since the job was
- * saved fails with SECRET_NOT_FOUND, whose message names the secret and never holds a value.
+ * saved fails with SECRET_NOT_FOUND, whose message names the secret and never holds a value; so
+ * do secrets that grew past MAX_JOB_SECRET_BYTES in total since then.
  */
 export async function prepareRequest(
   deps: { db: Db; config: Config },
@@ -39,6 +41,9 @@ export async function prepareRequest(
     const what = missing.length === 1 ? `secret ${list} no longer exists` : `secrets ${list} no longer exist`;
     return { ok: false, errorClass: 'SECRET_NOT_FOUND', message: `${what} in the workspace (referenced by the job's request)` };
   }
+  // Checked when the job was saved; a secret may have grown since.
+  const tooMuch = jobSecretBytesProblem(new Map([...secrets].map(([name, value]) => [name, Buffer.byteLength(value, 'utf8')])));
+  if (tooMuch) return { ok: false, errorClass: 'SECRET_NOT_FOUND', message: `${tooMuch}; a secret grew since the job was saved` };
   const rendered = renderRequest(spec, { ...input.variables, execution_id: executionId, secrets });
   return { ok: true, request: buildRequest({ ...spec, ...rendered }, executionId), secretValues: [...secrets.values()] };
 }

@@ -10,13 +10,13 @@ interface PendingRow {
 /**
  * Rebuilds the execution queue from Postgres, the record. It queues (idempotently, by
  * deterministic queue job id) every execution that should be in Redis by now: queued ones
- * and retries due before `dueBefore`, and running ones whose worker's lease expired.
+ * and retries due before `dueBefore`, and running ones whose worker's lease expired (judged
+ * on the database's clock, like every lease decision: see ADR 006).
  * At start-up `dueBefore` is far in the future, so everything pending is queued again.
  * Returns how many were handed to the queue.
  */
 export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; batchSize?: number }): Promise<number> {
   const batchSize = options.batchSize ?? 1000;
-  const now = deps.clock.now();
   let afterTime = new Date(0);
   let afterId = '';
   let total = 0;
@@ -25,7 +25,7 @@ export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; bat
       SELECT id, attempt_count, next_attempt_at FROM executions
        WHERE finished_at IS NULL AND status IN ('queued', 'running')
          AND (next_attempt_at, id) > (${afterTime}, ${afterId})
-         AND ((next_attempt_at <= ${options.dueBefore} AND locked_until IS NULL) OR locked_until < ${now})
+         AND ((next_attempt_at <= ${options.dueBefore} AND locked_until IS NULL) OR locked_until < now())
        ORDER BY next_attempt_at, id
        LIMIT ${batchSize}`;
     if (rows.length === 0) return total;

@@ -32,7 +32,8 @@ interface RecordRow {
   finalOutput: string | null;
   errorClass: string | null;
   errorMessage: string | null;
-  nextAttemptAt: Date | null;
+  /** A retry's backoff: the next attempt is due this long after now() on the database's clock. */
+  retryDelayMs: number | null;
   attemptStatus: string;
   statusCode: number | null;
   latencyMs: number;
@@ -42,6 +43,8 @@ interface RecordRow {
   callback: { id: string; workspaceId: string; kind: string; event: string; url: string | null; payload: string } | null;
   /** The one_time or scheduled job this attempt completes, when it is the job's own fire ending. */
   completesJobId: string | null;
+  /** The token of the claim this attempt ran under: only the claim's current holder may record. */
+  claimToken: number;
 }
 
 const jsonb = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -50,24 +53,26 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
 /**
  * Everything a batch of attempts changes, in one statement: each execution's new state, its
  * attempt, the callback it owes when it ends, and a one-shot job's completion. Each execution
- * update is guarded by status and attempt_count, so a worker that lost its lease records
- * nothing, and a second recording of the same attempt number violates the attempt's primary
- * key and fails the statement whole. A park asked for during the attempt replaces the retry.
+ * update is guarded by status, attempt_count and the claim token, so a worker whose execution
+ * was claimed by another since (it stalled past its lease) records nothing, and a second
+ * recording of the same attempt number violates the attempt's primary key and fails the
+ * statement whole. A park asked for during the attempt replaces the retry.
  */
 const RECORD_SQL = `
   WITH input AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::jsonb[], $7::jsonb[], $8::text[],
-                         $9::text[], $10::timestamptz[], $11::text[], $12::int[], $13::int[], $14::text[], $15::jsonb[],
-                         $16::timestamptz[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[])
+                         $9::text[], $10::int[], $11::text[], $12::int[], $13::int[], $14::text[], $15::jsonb[],
+                         $16::timestamptz[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int[])
       AS t(id, number, outcome, at, duration_ms, final_response, final_output, error_class,
-           error_message, next_attempt_at, attempt_status, status_code, latency_ms, body_preview, response_headers,
-           started_at, callback_id, callback_workspace_id, callback_kind, callback_event, callback_url, callback_payload, completes_job_id)
+           error_message, retry_delay_ms, attempt_status, status_code, latency_ms, body_preview, response_headers,
+           started_at, callback_id, callback_workspace_id, callback_kind, callback_event, callback_url, callback_payload, completes_job_id,
+           claim_token)
   ), updated AS (
     UPDATE executions AS e SET
       status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
       waiting_reason = CASE WHEN i.outcome = 'retry' AND e.park_requested THEN 'manual' ELSE e.waiting_reason END,
       attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at,
-      next_attempt_at = CASE WHEN i.outcome = 'retry' THEN i.next_attempt_at ELSE e.next_attempt_at END,
+      next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.retry_delay_ms * interval '1 millisecond' ELSE e.next_attempt_at END,
       finished_at = CASE WHEN i.outcome = 'retry' THEN e.finished_at ELSE i.at END,
       duration_ms = CASE WHEN i.outcome = 'retry' THEN e.duration_ms ELSE i.duration_ms END,
       final_response = CASE WHEN i.outcome = 'retry' THEN e.final_response ELSE i.final_response END,
@@ -76,7 +81,7 @@ const RECORD_SQL = `
       error_message = CASE WHEN i.outcome = 'retry' THEN e.error_message ELSE i.error_message END,
       dead_lettered_at = CASE WHEN i.outcome = 'retry' THEN e.dead_lettered_at WHEN i.outcome = 'failed' THEN i.at END
       FROM input AS i
-     WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1
+     WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1 AND e.claim_token = i.claim_token
     RETURNING e.id, e.status
   ), attempt AS (
     INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, body_preview, response_headers, error_class, error_message, started_at, created_at)
@@ -108,7 +113,7 @@ function recordValues(rows: RecordRow[]): unknown[] {
     column((r) => r.finalOutput),
     column((r) => r.errorClass),
     column((r) => r.errorMessage),
-    column((r) => iso(r.nextAttemptAt)),
+    column((r) => r.retryDelayMs),
     column((r) => r.attemptStatus),
     column((r) => r.statusCode),
     column((r) => r.latencyMs),
@@ -122,6 +127,7 @@ function recordValues(rows: RecordRow[]): unknown[] {
     column((r) => r.callback?.url ?? null),
     column((r) => r.callback?.payload ?? null),
     column((r) => r.completesJobId),
+    column((r) => r.claimToken),
   ];
 }
 
@@ -157,7 +163,10 @@ export async function recordAttempt(
   const now = deps.clock.now();
   const { verdict } = record;
   const final = verdict.outcome !== 'retry';
-  const nextAttemptAt = final ? null : new Date(now.getTime() + backoffMs(number, deps.random));
+  const retryDelayMs = final ? null : backoffMs(number, deps.random);
+  // When the next attempt's queue job should run, on this executor's clock; the row's
+  // next_attempt_at is set from the database's (see RECORD_SQL).
+  const nextAttemptAt = retryDelayMs === null ? null : new Date(now.getTime() + retryDelayMs);
   const finalResponse = record.statusCode === null ? null : { statusCode: record.statusCode, bodyPreview: record.preview };
   const outcome = verdict.outcome as 'succeeded' | 'failed';
   const callback = final && (exe.onSuccessUrl || exe.onFailureUrl)
@@ -191,7 +200,7 @@ export async function recordAttempt(
       finalOutput: jsonb(record.output),
       errorClass: verdict.errorClass,
       errorMessage: verdict.errorMessage,
-      nextAttemptAt,
+      retryDelayMs,
       attemptStatus: verdict.status,
       statusCode: record.statusCode,
       latencyMs: record.latencyMs,
@@ -201,6 +210,7 @@ export async function recordAttempt(
       callback: callback && { id: callback.id, workspaceId: callback.workspaceId, kind: callback.kind, event: callback.event, url: callback.url ?? null, payload: JSON.stringify(callback.payload) },
       // A one_time or scheduled job's own fire ending completes the job (not a run-now or replay).
       completesJobId: final && exe.source === 'schedule' ? exe.jobId : null,
+      claimToken: exe.claimToken,
     });
     if (status === null) return { recorded: false };
     const parked = status === 'waiting';

@@ -1,4 +1,5 @@
 import type { Assertion } from '../jobs/job-schema.js';
+import { secretMasker } from '../secrets/mask-secrets.js';
 import { checkAssertions, validateAssertions, type AssertedResponse, type Assertions } from './response-assertions.js';
 
 const jsonBody = {
@@ -258,6 +259,19 @@ describe('checkAssertions', () => {
         'headers Content-Type eq "text/plain": actual "application/json; charset=utf-8"',
       ],
     });
+  });
+
+  it('masks a secret in what a failure message quotes, also where the quote cuts it', () => {
+    const secret = 'sk_live_abcdefghijklmnopqrstuvwxyz';
+    // The quote is the body's first 60 characters of JSON: the secret starts at 46 and is cut.
+    const bodyText = `${'x'.repeat(45)}${secret} and the rest`;
+    const masker = secretMasker([secret]);
+    const result = checkAssertions({ text: [{ op: 'eq', value: 'ok' }] }, { statusCode: 200, headers: {}, bodyText }, { masker });
+    expect(result.ok).toBe(false);
+    // What the executor stores: the message, masked once more as a whole.
+    const stored = masker.mask((result as { failures: string[] }).failures.join('; '));
+    expect(stored).toContain(`"${'x'.repeat(45)}[secret]`);
+    expect(stored).not.toContain(secret.slice(0, 6));
   });
 
   it('keeps each failure message to about 200 characters', () => {

@@ -1,5 +1,6 @@
 import type { Assertion, RequestSpec } from '../jobs/job-schema.js';
-import { jsonPathProblem, parseJsonBody, queryJsonPath, type ParsedBody } from './json-path.js';
+import type { SecretMasker } from '../secrets/mask-secrets.js';
+import { jsonPathBudget, jsonPathProblem, parseJsonBody, queryJsonPath, type JsonPathBudget, type ParsedBody } from './json-path.js';
 import { compileMatcherPattern } from './response-matcher.js';
 
 /** response_assertions (DECISIONS D5): every assertion must pass; every failure is reported. */
@@ -25,8 +26,25 @@ const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 /** What an assertion looks at: a value, something absent (why), or a check that cannot run (why). */
 type Actual = { kind: 'value'; value: unknown } | { kind: 'absent'; why: string } | { kind: 'error'; why: string };
 
-function show(value: unknown, max = 60): string {
-  const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+export interface CheckOptions {
+  /** Shared with the output template, so an attempt's JSONPath work is bounded as a whole. */
+  budget?: JsonPathBudget;
+  /** Masks secret values in what a failure message quotes from the response. */
+  masker?: SecretMasker;
+}
+
+type Show = (value: unknown) => string;
+
+/**
+ * A value as a failure message quotes it: its JSON, cut at `max` characters. Masked before the
+ * cut (with room for the longest secret past it), so a secret cut in two is still masked whole;
+ * a long string is cut before it is turned into JSON, so a 1 MiB body costs no more than a word.
+ */
+function show(value: unknown, max = 60, masker?: SecretMasker): string {
+  const room = max + (masker?.reach ?? 0) + 1;
+  const source = typeof value === 'string' && value.length > room ? value.slice(0, room) : value;
+  let text = source === undefined ? 'undefined' : (JSON.stringify(source) ?? String(source));
+  if (masker) text = masker.mask(text.length > room ? text.slice(0, room) : text);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -49,7 +67,7 @@ function toNumber(value: unknown): number | undefined {
 }
 
 /** Whether actual contains expected, or why the question makes no sense for this actual. */
-function contains(actual: unknown, expected: unknown): boolean | string {
+function contains(actual: unknown, expected: unknown, show: Show): boolean | string {
   if (typeof actual === 'string') return actual.includes(typeof expected === 'string' ? expected : JSON.stringify(expected));
   if (Array.isArray(actual)) return actual.some((item) => deepEqual(item, expected));
   if (typeof actual === 'object' && actual !== null) {
@@ -59,7 +77,7 @@ function contains(actual: unknown, expected: unknown): boolean | string {
 }
 
 /** Null when the assertion holds, otherwise why it does not. */
-function verdict(op: string, expected: unknown, actual: Actual): string | null {
+function verdict(op: string, expected: unknown, actual: Actual, show: Show): string | null {
   if (actual.kind === 'error') return actual.why;
   if (op === 'exists') return actual.kind === 'value' ? null : actual.why;
   if (op === 'not_exists') return actual.kind === 'value' ? `present, actual ${show(actual.value)}` : null;
@@ -73,7 +91,7 @@ function verdict(op: string, expected: unknown, actual: Actual): string | null {
       return deepEqual(value, expected) ? `actual ${show(value)} is equal` : null;
     case 'contains':
     case 'not_contains': {
-      const found = contains(value, expected);
+      const found = contains(value, expected, show);
       if (typeof found === 'string') return found;
       return found === (op === 'contains') ? null : `actual ${show(value)}`;
     }
@@ -112,8 +130,10 @@ function label(group: Group, assertion: Assertion): string {
   return `${group}${target} ${assertion.op}${expected}`;
 }
 
-export function checkAssertions(assertions: Assertions, response: AssertedResponse): AssertionResult {
+export function checkAssertions(assertions: Assertions, response: AssertedResponse, options: CheckOptions = {}): AssertionResult {
   if (!assertions) return { ok: true };
+  const budget = options.budget ?? jsonPathBudget();
+  const shown: Show = (value) => show(value, 60, options.masker);
   let body: ParsedBody | undefined;
   const actualFor = (group: Group, assertion: Assertion): Actual => {
     switch (group) {
@@ -130,7 +150,7 @@ export function checkAssertions(assertions: Assertions, response: AssertedRespon
         if (typeof assertion.path !== 'string') return { kind: 'error', why: 'has no path' };
         body ??= parseJsonBody(response.bodyText);
         if (!body.isJson) return { kind: 'absent', why: 'body is not JSON' };
-        const result = queryJsonPath(assertion.path, body.value);
+        const result = queryJsonPath(assertion.path, body.value, budget);
         return result.found ? { kind: 'value', value: result.value } : { kind: 'absent', why: 'path matches nothing' };
       }
     }
@@ -140,7 +160,7 @@ export function checkAssertions(assertions: Assertions, response: AssertedRespon
     for (const assertion of assertions[group] ?? []) {
       let why: string | null;
       try {
-        why = verdict(assertion.op, assertion.value, actualFor(group, assertion));
+        why = verdict(assertion.op, assertion.value, actualFor(group, assertion), shown);
       } catch (error) {
         // A refused path, too many matches or a filter that throws: the check could not be made.
         why = `could not be evaluated: ${(error as Error).message}`;

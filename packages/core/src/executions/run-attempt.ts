@@ -1,11 +1,12 @@
-import { bodyPreview, type HttpClient, type HttpResult, type OutboundRequest } from '../http/http-client.js';
+import type { HttpClient, HttpResult, OutboundRequest } from '../http/http-client.js';
 import type { Deps } from '../runtime/deps.js';
 import { DecryptionError } from '../secrets/crypto.js';
-import { maskSecretHeaders, maskSecrets } from '../secrets/mask-secrets.js';
+import { maskedPreview, maskSecretHeaders, secretMasker } from '../secrets/mask-secrets.js';
 import { signRequest } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
 import { claimAttempt, extendLease, type ClaimedExecution } from './claim-attempt.js';
 import { decideAttempt, type AttemptVerdict } from './decide-attempt.js';
+import { jsonPathBudget } from './json-path.js';
 import { renderOutput } from './output-template.js';
 import { newExecutionVariables, prepareRequest } from './prepare-request.js';
 import { recordAttempt, type AttemptRecord } from './record-attempt.js';
@@ -25,11 +26,21 @@ export interface RunAttemptDeps extends Deps {
   inSlot?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
-async function withLease<T>(deps: RunAttemptDeps, executionId: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Renews the claim's lease every lease / 3 while `work` runs. A renewal refused (the execution
+ * was taken over by another worker while this one stalled) stops the renewals: this worker's
+ * recording will be refused too, so the takeover stands.
+ */
+async function withLease<T>(deps: RunAttemptDeps, exe: ClaimedExecution, work: () => Promise<T>): Promise<T> {
   const leaseMs = deps.config.executionLeaseMs;
   const timer = setInterval(() => {
-    extendLease(deps.db, executionId, new Date(deps.clock.now().getTime() + leaseMs)).catch((error) =>
-      deps.logger.warn('lease renewal failed', { executionId, error: (error as Error).message }),
+    extendLease(deps.pool, exe.id, exe.claimToken, leaseMs).then(
+      (renewed) => {
+        if (renewed) return;
+        clearInterval(timer);
+        deps.logger.warn('lease lost: the execution was taken over or finished elsewhere; this attempt will not be recorded', { executionId: exe.id });
+      },
+      (error) => deps.logger.warn('lease renewal failed', { executionId: exe.id, error: (error as Error).message }),
     );
   }, Math.max(250, Math.floor(leaseMs / 3)));
   try {
@@ -62,21 +73,24 @@ async function attempt(deps: RunAttemptDeps, exe: ClaimedExecution, number: numb
     const verdict: AttemptVerdict = { status: 'CONNECTION_ERROR', errorClass: 'SECRET_NOT_FOUND', errorMessage: prepared.error, outcome: 'failed' };
     return { verdict, latencyMs: 0, statusCode: null, preview: null, headers: null, output: null };
   }
-  const result: HttpResult = await withLease(deps, exe.id, () => deps.http.send(prepared.request));
+  const result: HttpResult = await withLease(deps, exe, () => deps.http.send(prepared.request));
   const bodyText = result.kind === 'response' ? result.body.toString('utf8') : '';
-  const decided = decideAttempt(result, bodyText, exe.request, exe.retryPolicy, number);
-  const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : maskSecrets(decided.errorMessage, prepared.secretValues) };
+  // Only what is stored or sent on is masked (preview, headers, output, error message), never
+  // the whole body: checks read the body as received. One masker and one JSONPath budget serve
+  // the whole attempt.
+  const masker = secretMasker(prepared.secretValues);
+  const checks = { masker, budget: jsonPathBudget() };
+  const decided = decideAttempt(result, bodyText, exe.request, exe.retryPolicy, number, checks);
+  const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : masker.mask(decided.errorMessage) };
   if (result.kind !== 'response') return { verdict, latencyMs: result.latencyMs, statusCode: null, preview: null, headers: null, output: null };
   const template = exe.request.response_output_template;
-  // Masked before the preview is cut, so a secret straddling the 64 KiB edge cannot leak in part.
-  const maskedBody = maskSecrets(bodyText, prepared.secretValues);
   return {
     verdict,
     latencyMs: result.latencyMs,
     statusCode: result.statusCode,
-    preview: bodyPreview(Buffer.from(maskedBody, 'utf8')),
-    headers: maskSecretHeaders(result.headers, prepared.secretValues),
-    output: template === undefined || verdict.outcome === 'retry' ? null : renderOutput(template, maskedBody),
+    preview: maskedPreview(bodyText, masker),
+    headers: maskSecretHeaders(result.headers, masker),
+    output: template === undefined || verdict.outcome === 'retry' ? null : renderOutput(template, bodyText, checks),
   };
 }
 
@@ -117,7 +131,11 @@ export async function runAttempt(deps: RunAttemptDeps, executionId: string): Pro
   if (!('exe' in made)) return made;
   const { exe, number, startedAt, record } = made;
   const recorded = await recordAttempt(deps, exe, number, startedAt, record);
-  if (!recorded.recorded) return { skip: `attempt ${number} was recorded by another worker` };
+  if (!recorded.recorded) {
+    // This worker's claim was taken over (it stalled past its lease) or the attempt was recorded already.
+    deps.logger.warn('attempt not recorded: the execution was taken over by another worker', { executionId: exe.id, attempt: number });
+    return { skip: `attempt ${number} was recorded by another worker` };
+  }
   // The outcome is committed; queueing what follows is best effort, since the reconcilers
   // queue overdue retries and deliveries from Postgres and held-back siblings poll for a slot.
   const next = recorded.nextAttemptAt;

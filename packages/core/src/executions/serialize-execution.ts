@@ -2,13 +2,16 @@ import type { AttemptRow, ExecutionRow } from '../db/client.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function serializeAttempt(a: AttemptRow): Record<string, unknown> {
+type AttemptView = Omit<AttemptRow, 'bodyPreview'> & { bodyPreview?: string | null };
+
+/** bodyPreview only when loaded: list items leave it out (see listExecutions). */
+export function serializeAttempt(a: AttemptView): Record<string, unknown> {
   return {
     number: a.number,
     status: a.status,
     statusCode: a.statusCode,
     latencyMs: a.latencyMs,
-    bodyPreview: a.bodyPreview,
+    ...('bodyPreview' in a ? { bodyPreview: a.bodyPreview } : {}),
     responseHeaders: a.responseHeaders,
     errorClass: a.errorClass,
     errorMessage: a.errorMessage,
@@ -20,7 +23,7 @@ export function serializeAttempt(a: AttemptRow): Record<string, unknown> {
 }
 
 /** The execution as the API shows it (SPEC 2.5, DECISIONS D6); attempts only when loaded. */
-export function serializeExecution(e: ExecutionRow & { attempts?: AttemptRow[] }): Record<string, unknown> {
+export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[] }): Record<string, unknown> {
   return {
     id: e.id,
     job_id: e.jobId,

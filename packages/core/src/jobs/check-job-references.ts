@@ -1,5 +1,7 @@
 import type { Db, Prisma } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
+import { storedValueBytes } from '../secrets/crypto.js';
+import { jobSecretBytesProblem } from '../secrets/secret-value.js';
 import { findReferences, unknownVariableProblems, type Reference } from '../templates/template.js';
 import type { JobInput } from './job-schema.js';
 
@@ -7,11 +9,14 @@ async function missingSecretProblems(db: Db | Prisma.TransactionClient, workspac
   const used = references.flatMap((r) => (r.variable?.kind === 'secret' ? [{ path: r.path, name: r.variable.name }] : []));
   if (used.length === 0) return [];
   const names = [...new Set(used.map((u) => u.name))];
-  const rows = await db.secret.findMany({ where: { workspaceId, name: { in: names } }, select: { name: true } });
-  const existing = new Set(rows.map((r) => r.name));
-  return used
-    .filter((u) => !existing.has(u.name))
+  const rows = await db.secret.findMany({ where: { workspaceId, name: { in: names } }, select: { name: true, value: true } });
+  const sizes = new Map(rows.map((r) => [r.name, storedValueBytes(r.value)]));
+  const problems = used
+    .filter((u) => !sizes.has(u.name))
     .map((u) => ({ path: u.path, message: `secret "${u.name}" does not exist in this workspace` }));
+  const tooMuch = jobSecretBytesProblem(sizes);
+  if (tooMuch) problems.push({ path: 'request', message: tooMuch });
+  return problems;
 }
 
 /**

@@ -10,6 +10,7 @@ import { jobFields } from './job-data.js';
 import { insertJob } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
+import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
 
 export interface CreateJobResult {
   job: JobRow;
@@ -51,13 +52,20 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   };
   // A one_time job commits its first execution with it, in the same statement.
   const fire = input.kind === 'one_time' && input.state === 'active' ? { executionId: newId('exe'), scheduledFor: now } : null;
-  const stored = await insertJob(deps.pool, row, fire);
+  let stored: JobRow | null;
+  try {
+    stored = await insertJob(deps.pool, row, fire);
+  } catch (error) {
+    if (isJobQuotaError(error)) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
+    throw error;
+  }
   if (stored) {
     if (fire) await enqueueCommitted(deps, [{ executionId: fire.executionId, attempt: 1, runAt: fire.scheduledFor }]);
     return { job: stored, created: true };
   }
-  // Nothing stored: another request with the same Idempotency-Key got there first.
+  // Nothing stored: another request with the same Idempotency-Key got there first, or the
+  // workspace is at its quota of jobs (the insert skips such a job, see job-quota.ts).
   const winner = idempotencyKey === undefined ? null : await jobWithKey(deps, workspaceId, idempotencyKey);
-  if (!winner) throw new Error('the job was not stored and no job holds its Idempotency-Key');
+  if (!winner) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
   return { job: winner, created: false };
 }

@@ -87,7 +87,8 @@ function cronJobBody(expression: string, url: string) {
 /**
  * POST /v1/jobs/import: each good line becomes a cron job through createJob, in its own
  * transaction, so one bad line costs only itself. Problems with a line are reported in
- * `errors`; anything else (the database going away) fails the request.
+ * `errors`, a line over the workspace's job quota too; anything else (the database going away)
+ * fails the request.
  */
 export async function importCrontab(deps: Deps, workspaceId: string, body: unknown): Promise<ImportCrontabResult> {
   const input = validate<ImportInput>(importSchema, body);
@@ -100,7 +101,8 @@ export async function importCrontab(deps: Deps, workspaceId: string, body: unkno
     try {
       result.created.push((await createJob(deps, workspaceId, cronJobBody(entry.expression, entry.url))).job);
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'validation_failed')) throw error;
+      // Over MAX_JOBS_PER_WORKSPACE, each remaining line is refused on its own, like a bad line.
+      if (!(error instanceof AppError && (error.code === 'validation_failed' || error.code === 'limit_exceeded'))) throw error;
       result.errors.push({ line: entry.line, text: entry.text, message: error.message });
     }
   }

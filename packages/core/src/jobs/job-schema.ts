@@ -4,6 +4,7 @@ import { placeholderSafeUrl } from '../templates/template.js';
 import { validateAssertions } from '../executions/response-assertions.js';
 import { validateMatcher } from '../executions/response-matcher.js';
 import { validateOutputTemplate } from '../executions/output-template.js';
+import { MAX_JOB_JSON_DEPTH, nestedDeeperThan } from '../validation/json-depth.js';
 
 export const JOB_KINDS = ['recurring', 'cron', 'scheduled', 'one_time', 'workflow', 'webhook_trigger'] as const;
 export const REQUEST_KINDS = ['recurring', 'cron', 'scheduled', 'one_time'] as const;
@@ -49,9 +50,15 @@ const checkedBy = (check: (value: never) => string[]) => (value: unknown, helper
   return problems.length === 0 ? value : helpers.message({ custom: problems.join('; ') });
 };
 
+/** Any JSON value, nested at most MAX_JOB_JSON_DEPTH levels. */
+const jsonValue = () =>
+  Joi.any().custom((value: unknown, helpers) =>
+    nestedDeeperThan(value, MAX_JOB_JSON_DEPTH) ? helpers.message({ custom: `must not be nested deeper than ${MAX_JOB_JSON_DEPTH} levels` }) : value,
+  );
+
 const assertionOps = ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists', 'gt', 'gte', 'lt', 'lte', 'matches', 'in'];
 const assertion = (extra: Record<string, Joi.Schema>) =>
-  Joi.object({ op: Joi.string().valid(...assertionOps).required(), value: Joi.any(), ...extra });
+  Joi.object({ op: Joi.string().valid(...assertionOps).required(), value: jsonValue(), ...extra });
 
 export const responseAssertionsSchema = Joi.object({
   status: Joi.array().items(assertion({})).max(50),
@@ -73,7 +80,7 @@ export const requestSchema = Joi.object({
     .pattern(Joi.string().pattern(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/).max(200), Joi.string().max(8192))
     .max(100)
     .default({}),
-  body: Joi.any().default(null),
+  body: jsonValue().default(null),
   timeout_seconds: Joi.number().integer().min(1).max(300).default(30),
   success_statuses: statusList.min(1).default(DEFAULT_SUCCESS_STATUSES),
   response_matcher: responseMatcherSchema,

@@ -10,6 +10,9 @@ const redact = winston.format((info) => {
     if (depth > 5 || value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
     const out: Record<string, unknown> = {};
+    // An Error's name, message and stack are not enumerable: copied by hand, or they are lost
+    // and the entry says "error": {}. Its own fields (code, status, ...) follow.
+    if (value instanceof Error) Object.assign(out, { name: value.name, message: value.message, stack: value.stack });
     for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? '[redacted]' : scrub(v, depth + 1);
     return out;
   };

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/config.js';
 import { createDatabase, createDb } from '../db/client.js';
 import { applyMigrations, ensureDatabase } from '../db/migrate.js';
+import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { createQueues } from '../queues/queues.js';
 import { ensureBootstrapWorkspace } from '../workspaces/workspaces.js';
@@ -36,7 +37,7 @@ export async function prepareDatabase(config: Config, logger: Logger): Promise<v
 }
 
 export function createRuntime(config: Config, logger: Logger, options: { dbPoolSize?: number } = {}): Runtime {
-  const { db, pool } = createDatabase(config.databaseUrl, { max: options.dbPoolSize ?? 10 });
+  const { db, pool } = createDatabase(config.databaseUrl, { max: options.dbPoolSize ?? 10, settings: jobQuotaConnectionOption(config.maxJobsPerWorkspace) });
   const redis = createRedis(config.redisUrl, 'producer');
   const queues = createQueues(redis, config.redisPrefix, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }) });
   const extra: Redis[] = [];

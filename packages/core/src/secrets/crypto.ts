@@ -28,6 +28,12 @@ export function decryptValue(key: Buffer, stored: string): string {
   }
 }
 
+/** The plaintext's length in bytes, read from the stored form without decrypting (GCM adds no padding). */
+export function storedValueBytes(stored: string): number {
+  if (!isEncrypted(stored)) return Buffer.byteLength(stored, 'utf8');
+  return Math.max(0, Buffer.byteLength(stored.slice(PREFIX.length), 'base64') - IV_BYTES - TAG_BYTES);
+}
+
 export function isEncrypted(stored: string): boolean {
   return stored.startsWith(PREFIX);
 }

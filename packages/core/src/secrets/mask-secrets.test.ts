@@ -1,4 +1,5 @@
-import { maskSecretHeaders, maskSecrets } from './mask-secrets.js';
+import { PREVIEW_BYTES } from '../http/http-client.js';
+import { maskedPreview, maskJson, maskSecretHeaders, maskSecrets, secretMasker, utf8Prefix } from './mask-secrets.js';
 
 describe('maskSecrets', () => {
   it('replaces every occurrence of each secret value with [secret]', () => {
@@ -36,10 +37,58 @@ describe('maskSecrets', () => {
 });
 
 describe('maskSecretHeaders', () => {
+  it('takes the secret values as well as a masker', () => {
+    expect(maskSecretHeaders({ 'x-echo': 'a hunter22 b' }, ['hunter22'])).toEqual({ 'x-echo': 'a [secret] b' });
+  });
+
   it('masks header values and keeps header names', () => {
-    expect(maskSecretHeaders({ 'x-request-id': 'sk_live_1', 'content-type': 'text/plain' }, ['sk_live_1'])).toEqual({
+    expect(maskSecretHeaders({ 'x-request-id': 'sk_live_1', 'content-type': 'text/plain' }, secretMasker(['sk_live_1']))).toEqual({
       'x-request-id': '[secret]',
       'content-type': 'text/plain',
+    });
+  });
+});
+
+describe('maskSecrets with secrets that overlap in the text', () => {
+  it('masks both when one secret ends inside another', () => {
+    // Masked one after the other, leftmost first, "123secretvalue" would keep "secretvalue".
+    expect(maskSecrets('id=xyz123secretvalue;', ['xyz123', '123secretvalue'])).toBe('id=[secret];');
+  });
+});
+
+describe('maskedPreview', () => {
+  const secret = 'sk_live_0123456789abcdef';
+
+  it('masks a secret that straddles the 64 KiB edge before cutting', () => {
+    const body = `${'a'.repeat(PREVIEW_BYTES - 10)}${secret}${'b'.repeat(1000)}`;
+    const preview = maskedPreview(body, secretMasker([secret]));
+    // Compared as booleans: a failure should not print 64 KiB.
+    expect(preview.startsWith(`${'a'.repeat(PREVIEW_BYTES - 10)}[secret]b`)).toBe(true);
+    expect(preview.includes(secret.slice(0, 8))).toBe(false);
+    expect(Buffer.byteLength(preview)).toBe(PREVIEW_BYTES);
+  });
+
+  it('removes NUL characters before masking, so they cannot split a secret', () => {
+    const body = `x ${secret.slice(0, 5)}\u0000${secret.slice(5)} y`;
+    expect(maskedPreview(body, secretMasker([secret]))).toBe('x [secret] y');
+  });
+
+  it('keeps at most 64 KiB of UTF-8 and never cuts a character', () => {
+    const preview = maskedPreview(`a${'é'.repeat(PREVIEW_BYTES)}`, secretMasker([]));
+    expect(Buffer.byteLength(preview, 'utf8')).toBe(PREVIEW_BYTES - 1);
+    expect(preview.includes('\uFFFD')).toBe(false);
+    expect(utf8Prefix('aé', 2)).toBe('a');
+  });
+});
+
+describe('maskJson', () => {
+  it('masks strings, keys and numbers whose text is a secret', () => {
+    const masker = secretMasker(['hunter22', '12345678']);
+    expect(maskJson({ pw: 'pw=hunter22', hunter22: 1, pin: 12345678, list: ['hunter22', true, null] }, masker)).toEqual({
+      pw: 'pw=[secret]',
+      '[secret]': 1,
+      pin: '[secret]',
+      list: ['[secret]', true, null],
     });
   });
 });

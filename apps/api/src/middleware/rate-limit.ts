@@ -1,0 +1,31 @@
+import type { RequestHandler } from 'express';
+import { AppError, createRateLimiter, type Logger, type Runtime } from '@cronsvc/core';
+
+/**
+ * RATE_LIMIT_PER_MINUTE on the API-token endpoints (mounted after requireApiToken, so only
+ * valid tokens are counted and a flood of made-up tokens writes nothing to Redis). Every answer
+ * carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; past the limit, 429
+ * rate_limited with Retry-After.
+ */
+export function rateLimit(redis: Runtime['redis'], prefix: string, perMinute: number, logger: Logger): RequestHandler {
+  const limiter = createRateLimiter(redis, prefix, perMinute);
+  let warnedAt = 0;
+  return async (req, res, next) => {
+    const token = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const state = await limiter.hit(token);
+    if (!state) {
+      // At most one warning a minute while Redis does not answer.
+      if (Date.now() - warnedAt > 60_000) {
+        warnedAt = Date.now();
+        logger.warn('rate limit not applied: Redis did not answer in time');
+      }
+      return next();
+    }
+    res.set({ 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': String(state.remaining), 'RateLimit-Reset': String(state.resetSeconds) });
+    if (!state.allowed) {
+      res.set('Retry-After', String(state.resetSeconds));
+      throw new AppError('rate_limited', `this API token made more than ${state.limit} requests this minute (RATE_LIMIT_PER_MINUTE); retry in ${state.resetSeconds} s`);
+    }
+    next();
+  };
+}

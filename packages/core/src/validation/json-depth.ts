@@ -1,0 +1,47 @@
+/**
+ * Nesting limits for JSON. A value nested 200,000 levels deep parses (JSON.parse does not
+ * recurse) but overflows the stack of everything that walks it afterwards (validation,
+ * templating, JSON.stringify), so depth is measured without recursion and refused early.
+ */
+
+/** The deepest a JSON value stored in a job may nest (a request body, an assertion's value). */
+export const MAX_JOB_JSON_DEPTH = 64;
+
+/** The deepest any request body the API accepts may nest: a job wraps its values a few levels down. */
+export const MAX_REQUEST_JSON_DEPTH = 100;
+
+/** Whether `value` nests deeper than `limit` levels (a scalar is 0 levels, `[]` and `{}` are 1). */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth += 1) {
+    const next: unknown[] = [];
+    for (const node of level) {
+      if (typeof node !== 'object' || node === null) continue;
+      if (depth >= limit) return true;
+      next.push(...(Array.isArray(node) ? node : Object.values(node)));
+    }
+    level = next;
+  }
+  return false;
+}
+
+/**
+ * Whether JSON text nests deeper than `limit` levels, read byte by byte before it is parsed
+ * (brackets inside strings do not count). Text that is not JSON is left to the parser.
+ */
+export function textNestedDeeperThan(text: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const byte = text[i];
+    if (inString) {
+      if (byte === 0x5c) i += 1; // backslash: skip the escaped byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return false;
+}
