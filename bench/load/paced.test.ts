@@ -46,9 +46,10 @@ it('charges requests for the time they queued behind a stalled answer', async ()
   try {
     const r = await runPaced({ url: s.url, method: 'GET', headers: {}, rate: 100, durationSeconds: 1, connections: 1 });
     expect(r.requests.total).toBe(100);
-    // About 40 requests came due during the stall: measured from their due time, well over 100 ms.
+    // About 40 requests came due during the stall: measured from their due time, well over 100 ms,
+    // while the majority, due after it, are charged far less: it is the stall that is measured.
     expect(r.latency.p99).toBeGreaterThanOrEqual(300);
-    expect(r.latency.p50).toBeLessThan(100);
+    expect(r.latency.p50).toBeLessThan(r.latency.p99 / 2);
   } finally {
     await s.close();
   }
