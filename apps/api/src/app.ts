@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import type { Deps } from '@cronsvc/core';
+import { createHttpClient, createMailer, SEND_TIMEOUT_MS, type Deps } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
 import { errorHandler, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
+import { channelsRouter } from './routers/channels.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
@@ -33,6 +34,11 @@ export function createApp(deps: ApiDeps): Express {
   app.use('/admin/v1', adminRouter(deps));
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
 
+  // What the channel test sends with; a test opens its own SMTP connection.
+  const senders = {
+    http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
+    mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
+  };
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
   v1.use('/jobs', jobsRouter(deps));
@@ -41,6 +47,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/secrets', secretsRouter(deps));
   v1.use('/signing-key', signingKeyRouter(deps));
   v1.use('/notification-deliveries', deliveriesRouter(deps));
+  v1.use('/notification-channels', channelsRouter(deps, senders));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

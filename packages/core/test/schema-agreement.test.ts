@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Execution', 'ExecutionCount', 'Job', 'Secret', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'Job', 'Monitor', 'NotificationChannel', 'NotificationRule', 'Secret', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {
