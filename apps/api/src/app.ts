@@ -9,6 +9,8 @@ import { deliveriesRouter } from './routers/deliveries.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
+import { monitorsRouter } from './routers/monitors.router.js';
+import { pingRouter } from './routers/ping.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
@@ -26,6 +28,8 @@ export function createApp(deps: ApiDeps): Express {
     res.set('X-Request-Id', res.locals.requestId);
     next();
   });
+  // Public, and before the JSON parser: pings have a small body limit of their own.
+  app.use('/v1/ping', pingRouter(deps));
   app.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
 
   app.get('/healthz', (_req, res) => {
@@ -48,6 +52,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/signing-key', signingKeyRouter(deps));
   v1.use('/notification-deliveries', deliveriesRouter(deps));
   v1.use('/notification-channels', channelsRouter(deps, senders));
+  v1.use('/monitors', monitorsRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

@@ -6,6 +6,7 @@ import {
   relayEvents,
   sendDelivery,
   SEND_TIMEOUT_MS,
+  sweepMonitors,
   type DeliveryPayload,
   type Runtime,
 } from '@cronsvc/core';
@@ -15,6 +16,8 @@ import { pollLoop } from './poll-loop.js';
 const SEND_CONCURRENCY = 50;
 // How often an idle relay looks for new events: the bulk of an event's way to its first send.
 const RELAY_IDLE_MS = 100;
+// How often overdue monitors are looked for: on_down leaves at most this long after the deadline.
+const SWEEP_INTERVAL_MS = 500;
 
 export interface Notifier {
   worker: Worker<DeliveryPayload>;
@@ -22,8 +25,8 @@ export interface Notifier {
 }
 
 /**
- * The notifier (docs/adr/009): relays outbox events into deliveries and sends deliveries
- * (callbacks and notifications) from the deliveries queue.
+ * The notifier (docs/adr/009): relays outbox events into deliveries, marks overdue monitors down,
+ * and sends deliveries (callbacks and notifications) from the deliveries queue.
  */
 export function startNotifier(runtime: Runtime): Notifier {
   const { config, logger } = runtime;
@@ -41,11 +44,20 @@ export function startNotifier(runtime: Runtime): Notifier {
   const onError = (name: string, error: unknown) => logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   // A full batch means more are waiting: the relay goes again at once.
   const stopRelay = pollLoop('event relay', async () => (await relayEvents(runtime)) > 0, RELAY_IDLE_MS, onError);
+  const stopSweep = pollLoop(
+    'monitor sweep',
+    async () => {
+      await sweepMonitors(runtime);
+      return false;
+    },
+    SWEEP_INTERVAL_MS,
+    onError,
+  );
   logger.info('notifier started', { smtp: mailer !== null });
   return {
     worker,
     async stop() {
-      await stopRelay();
+      await Promise.all([stopRelay(), stopSweep()]);
       await worker.close();
       mailer?.close();
     },

@@ -91,3 +91,8 @@ export * from './notifications/channel-store.js';
 export * from './notifications/save-channel.js';
 export * from './notifications/test-channel.js';
 export * from './notifications/rules.js';
+export * from './monitors/monitor-store.js';
+export * from './monitors/save-monitor.js';
+export * from './monitors/monitor-lifecycle.js';
+export * from './monitors/record-ping.js';
+export * from './monitors/sweep-monitors.js';

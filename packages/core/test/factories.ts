@@ -1,4 +1,5 @@
 import { createJob } from '../src/jobs/create-job.js';
+import { createMonitor } from '../src/monitors/save-monitor.js';
 import { createChannel } from '../src/notifications/save-channel.js';
 import { createRule, type RuleOwner } from '../src/notifications/rules.js';
 import type { Runtime } from '../src/runtime/bootstrap.js';
@@ -25,6 +26,10 @@ export function aChannel(runtime: Runtime, workspaceId: string, type: string, co
 
 export function aRule(runtime: Runtime, workspaceId: string, owner: RuleOwner, channelId: string, event: string) {
   return createRule(runtime, workspaceId, owner, { channel_id: channelId, event });
+}
+
+export function aMonitor(runtime: Runtime, workspaceId: string, overrides: Record<string, unknown> = {}) {
+  return createMonitor(runtime, workspaceId, { name: 'a monitor', expected_interval_sec: 60, ...overrides });
 }
 
 /**
