@@ -145,17 +145,23 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
 export const RELAY_BATCH = 500;
 
 /**
- * Turns outbox events into deliveries (docs/adr/009), one batch per transaction, and queues the
- * deliveries after each commit (best effort: the delivery reconciler queues what Redis misses).
- * Returns how many events it took; stops after a batch that was not full.
+ * Turns outbox events into deliveries (docs/adr/009), one batch per transaction, and after each
+ * commit hands the new deliveries to `dispatch` (the notifier sends their first attempt itself)
+ * or, without one, to the deliveries queue. Either is best effort: the delivery reconciler queues
+ * pending deliveries that nobody sent. Returns how many events it took; stops after a batch that
+ * was not full.
  */
-export async function relayEvents(deps: Pick<Deps, 'pool' | 'clock' | 'config' | 'queues' | 'logger'>, options: { batchSize?: number; maxBatches?: number } = {}): Promise<number> {
+export async function relayEvents(
+  deps: Pick<Deps, 'pool' | 'clock' | 'config' | 'queues' | 'logger'>,
+  options: { batchSize?: number; maxBatches?: number; dispatch?: (deliveryIds: string[]) => void } = {},
+): Promise<number> {
   const limit = options.batchSize ?? RELAY_BATCH;
   let total = 0;
   for (let batch = 0; batch < (options.maxBatches ?? 20); batch++) {
     const { events, deliveries } = await relayBatch(deps, limit);
     total += events;
-    if (deliveries.length > 0) {
+    if (deliveries.length > 0 && options.dispatch) options.dispatch(deliveries.map((d) => d.id));
+    else if (deliveries.length > 0) {
       const now = deps.clock.now();
       await deps.queues
         .enqueueDeliveries(deliveries.map((d) => ({ deliveryId: d.id, attempt: 1, runAt: now })))
