@@ -52,7 +52,6 @@ export * from './secrets/resolve-secrets.js';
 export * from './secrets/mask-secrets.js';
 export * from './jobs/check-job-references.js';
 export * from './executions/prepare-request.js';
-export * from './signatures/request-signer.js';
 export * from './secrets/crypto.js';
 export * from './executions/claim-attempt.js';
 export * from './executions/response-matcher.js';

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { repoRoot } from './test-context.js';
 
 /** Where tests write screenshots for a person to look at; ignored by git. */
@@ -14,6 +13,8 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
  * in the page, so a test can assert what a person would see (computed colours, visible text).
  */
 export async function renderInBrowser(html: string, name: string, inspect: string, options: { width?: number } = {}): Promise<{ screenshot: string; seen: unknown }> {
+  // Loaded here, not at the top: most test files import the testing helpers and never a browser.
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: options.width ?? 700, height: 600 } });

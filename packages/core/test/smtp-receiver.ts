@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 
 export interface ReceivedMail {
   /** MAIL FROM and RCPT TO of the SMTP session. */
@@ -24,6 +23,8 @@ export const SMTP_USER = 'notifier';
 export const SMTP_PASSWORD = 'smtp-test-password';
 
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  // Loaded here, not at the top: most test files import the testing helpers and never send mail.
+  const [{ simpleParser }, { SMTPServer }] = await Promise.all([import('mailparser'), import('smtp-server')]);
   const mails: ReceivedMail[] = [];
   let refusals: { code: number; message: string }[] = [];
   const server = new SMTPServer({
