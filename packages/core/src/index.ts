@@ -95,3 +95,4 @@ export * from './monitors/save-monitor.js';
 export * from './monitors/monitor-lifecycle.js';
 export * from './monitors/record-ping.js';
 export * from './monitors/sweep-monitors.js';
+export * from './monitors/prune-monitor-deliveries.js';
