@@ -10,7 +10,7 @@ import { decryptCredentials } from './channel-credentials.js';
 
 export type ChannelRow = NotificationChannel;
 
-/** Channels per workspace (SPEC 8). */
+/** Channels per workspace (README, Notifications). */
 export const MAX_CHANNELS_PER_WORKSPACE = 25;
 
 export async function findChannel(db: Db | Prisma.TransactionClient, workspaceId: string, id: string): Promise<ChannelRow> {

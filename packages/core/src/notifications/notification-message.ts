@@ -1,7 +1,7 @@
 import type { ExecutionEvent } from '../deliveries/execution-event.js';
 import type { RuleEvent } from './notification-events.js';
 
-/** SPEC 6.1's approval event, as a workflow's approval step writes it to the outbox. */
+/** The approval event (README, Notifications), as a workflow's approval step writes it to the outbox. */
 export interface ApprovalEvent {
   event: string;
   job: { id: string; name: string };
@@ -18,7 +18,7 @@ export interface ApprovalEvent {
   timestamp: string;
 }
 
-/** SPEC 6.1's monitor event. */
+/** The monitor event (README, Notifications). */
 export interface MonitorEvent {
   event: string;
   monitor: { id: string; name: string; expected_interval_sec: number; last_ping_at: string | null };
