@@ -18,6 +18,8 @@ import { judge, tally, type Judged } from './lib/verdict.js';
 import { api } from './scenarios/api.js';
 import { apiE2e } from './scenarios/api-e2e.js';
 import { fireLag } from './scenarios/fire-lag.js';
+import { monitors } from './scenarios/monitors.js';
+import { notifications } from './scenarios/notifications.js';
 import { schedulesFootprint } from './scenarios/schedules-footprint.js';
 import { throughput } from './scenarios/throughput.js';
 import type { Scenario, ScenarioResult } from './scenarios/types.js';
@@ -28,6 +30,8 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'fire-lag': fireLag,
   'schedules-footprint': schedulesFootprint,
   api,
+  notifications,
+  monitors,
 };
 
 const resultsDir = path.join(repoRoot, 'bench', 'results');

@@ -18,6 +18,12 @@ export function jobShape(targetUrl: string): JobShape {
   return { request: input.request, retryPolicy: input.retry_policy };
 }
 
+/** A job whose every run fails at once: the target answers 500 and there is one attempt. */
+export function failingJobShape(targetUrl: string): JobShape {
+  const input = validate<JobInput>(jobSchema, { name: 'bench', kind: 'one_time', request: { url: `${targetUrl}/status/500` }, retry_policy: { max_attempts: 1 } });
+  return { request: input.request, retryPolicy: input.retry_policy };
+}
+
 export interface SeedJobsOptions {
   workspaceId: string;
   count: number;
@@ -76,14 +82,14 @@ export async function seedJobs(pool: pg.Pool, o: SeedJobsOptions): Promise<Seede
  * Returns their ids and scheduled_for, for the harness to enqueue.
  */
 /** Active one_time jobs with no schedule, for executions seeded by hand (what run-now would queue). */
-export function seedOneTimeJobs(pool: pg.Pool, o: { workspaceId: string; targetUrl: string; count: number; namePrefix: string }): Promise<SeededJob[]> {
+export function seedOneTimeJobs(pool: pg.Pool, o: { workspaceId: string; targetUrl: string; count: number; namePrefix: string; shape?: JobShape }): Promise<SeededJob[]> {
   return seedJobs(pool, {
     workspaceId: o.workspaceId,
     count: o.count,
     namePrefix: o.namePrefix,
     kind: 'one_time',
     state: 'active',
-    shape: jobShape(o.targetUrl),
+    shape: o.shape ?? jobShape(o.targetUrl),
     nextRunAtSql: 'NULL',
     scheduleSql: 'NULL',
     returning: true,
@@ -106,7 +112,7 @@ export async function seedManualExecutions(
 
 /** Empties every table a scenario writes; workspaces and tokens stay. */
 export async function resetServiceData(pool: pg.Pool): Promise<void> {
-  await pool.query('TRUNCATE jobs, executions, attempts, deliveries CASCADE');
+  await pool.query('TRUNCATE jobs, executions, attempts, deliveries, events, notification_channels, notification_rules, monitors CASCADE');
 }
 
 export async function workspaceId(pool: pg.Pool): Promise<string> {

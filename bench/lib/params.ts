@@ -49,6 +49,19 @@ export interface Params {
     warmupSeconds: number;
     connections: number;
   };
+  notifications: {
+    /** Failing executions, each with two rules (webhook + chat_b). */
+    executions: number;
+    /** Give up when no delivery is sent for this long. */
+    stallMs: number;
+  };
+  monitors: {
+    monitors: number;
+    /** How many of them reach their deadline at the same instant. */
+    goingDown: number;
+    /** The notifier's CPU is measured over this long with nothing due. */
+    idleWindowMs: number;
+  };
 }
 
 export const FULL: Params = {
@@ -58,6 +71,8 @@ export const FULL: Params = {
   fireLag: { instant: 10_000, spread: 10_000, spreadOverMs: 60_000, single: 60, singleEveryMs: 500, graceMs: 30_000 },
   footprint: { schedules: [100_000, 1_000_000], executions: 1_000_000, idleWindowMs: 30_000 },
   api: { executions: 1_000_000, postRate: 500, getRate: 50, durationSeconds: 15, warmupSeconds: 2, connections: 50 },
+  notifications: { executions: 10_000, stallMs: 30_000 },
+  monitors: { monitors: 100_000, goingDown: 1_000, idleWindowMs: 10_000 },
 };
 
 export const QUICK: Params = {
@@ -67,6 +82,8 @@ export const QUICK: Params = {
   fireLag: { instant: 1_000, spread: 600, spreadOverMs: 10_000, single: 20, singleEveryMs: 250, graceMs: 10_000 },
   footprint: { schedules: [5_000, 20_000], executions: 20_000, idleWindowMs: 5_000 },
   api: { executions: 20_000, postRate: 500, getRate: 50, durationSeconds: 3, warmupSeconds: 1, connections: 50 },
+  notifications: { executions: 1_000, stallMs: 15_000 },
+  monitors: { monitors: 10_000, goingDown: 200, idleWindowMs: 5_000 },
 };
 
 /** The targets, in one place so the docs and the table cannot disagree. */
@@ -85,4 +102,7 @@ export const TARGETS = {
   schedulerIdleCpuPercent: { op: '<', value: 10 },
   postJobsP99Ms: { op: '<', value: 20 },
   executionsPageP99Ms: { op: '<', value: 50 },
+  deliveriesPerSecond: { op: '>=', value: 1_000 },
+  eventToSentP99Ms: { op: '<', value: 2_000 },
+  onDownLateMaxMs: { op: '<', value: 2_000 },
 } satisfies Record<string, Target>;

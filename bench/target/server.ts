@@ -1,11 +1,12 @@
 // The local target of every scenario, in its own process so its work does not share an event
-// loop with the harness. It answers 200 at once, with keep-alive, and records the arrival time of
-// every request by its X-Cron-Service-Execution-Id header. The harness reads the records over
-// /__bench/* on the same port. Prints "LISTENING <port>" when ready.
+// loop with the harness. It answers 200 at once (or NNN under /status/NNN), with keep-alive, and
+// records the arrival time of every request by its Idempotency-Key header (notification
+// deliveries) or else its X-Cron-Service-Execution-Id header (executions). The harness reads the
+// records over /__bench/* on the same port. Prints "LISTENING <port>" when ready.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const HEADER = 'x-cron-service-execution-id';
+const HEADERS = ['idempotency-key', 'x-cron-service-execution-id'];
 
 let ids: string[] = [];
 let ats: number[] = [];
@@ -41,7 +42,7 @@ const server = http.createServer((req, res) => {
     }
     return answer(res, 404, { error: 'unknown bench endpoint' });
   }
-  const id = req.headers[HEADER];
+  const id = HEADERS.map((h) => req.headers[h]).find((v) => typeof v === 'string' && v.length > 0);
   if (typeof id === 'string' && id.length > 0) {
     ids.push(id);
     ats.push(at);
@@ -49,9 +50,10 @@ const server = http.createServer((req, res) => {
   } else {
     withoutId++;
   }
-  // Drain any body, then answer: 200 at once, small body, connection kept alive.
+  // Drain any body, then answer at once, small body, connection kept alive.
   req.resume();
-  res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2 });
+  const status = Number(/^\/status\/([1-5]\d\d)\b/.exec(url)?.[1] ?? 200);
+  res.writeHead(status, { 'content-type': 'text/plain', 'content-length': 2 });
   res.end('ok');
 });
 server.keepAliveTimeout = 120_000;

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
+import { createHttpClient, createMailer, MAX_REQUEST_JSON_DEPTH, SEND_TIMEOUT_MS, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
+import { channelsRouter } from './routers/channels.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
+import { monitorsRouter } from './routers/monitors.router.js';
+import { pingRouter } from './routers/ping.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
@@ -29,6 +32,8 @@ export function createApp(deps: ApiDeps): Express {
     res.setHeader('X-Request-Id', res.locals.requestId);
     next();
   });
+  // Public, and before the JSON parser: pings have a small body limit of their own.
+  app.use('/v1/ping', pingRouter(deps));
   app.use(
     express.json({
       limit: '1mb',
@@ -47,6 +52,11 @@ export function createApp(deps: ApiDeps): Express {
   app.use('/admin/v1', adminRouter(deps));
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
 
+  // What the channel test sends with; a test opens its own SMTP connection.
+  const senders = {
+    http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
+    mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
+  };
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
   // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
@@ -62,6 +72,8 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/secrets', secretsRouter(deps));
   v1.use('/signing-key', signingKeyRouter(deps));
   v1.use('/notification-deliveries', deliveriesRouter(deps));
+  v1.use('/notification-channels', channelsRouter(deps, senders));
+  v1.use('/monitors', monitorsRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

@@ -1,29 +1,85 @@
 import type { Worker } from 'bullmq';
-import { createHttpClient, createRequestSigner, createWorker, sendDelivery, type DeliveryPayload, type Runtime } from '@cronsvc/core';
+import {
+  createHttpClient,
+  createMailer,
+  createWorker,
+  relayEvents,
+  sendDelivery,
+  SEND_TIMEOUT_MS,
+  sweepMonitors,
+  type DeliveryPayload,
+  type Runtime,
+} from '@cronsvc/core';
+import { LocalSends } from './local-sends.js';
+import { pollLoop } from './poll-loop.js';
+
+// Deliveries one notifier sends at the same time; each holds one outbound connection at most.
+const SEND_CONCURRENCY = 50;
+// How often an idle relay looks for new events: the bulk of an event's way to its first send.
+const RELAY_IDLE_MS = 100;
+// The relay takes no more events while this many of its deliveries wait for a send slot.
+const LOCAL_BACKLOG = 2_000;
+// How often overdue monitors are looked for: on_down leaves at most this long after the deadline.
+const SWEEP_INTERVAL_MS = 500;
 
 export interface Notifier {
   worker: Worker<DeliveryPayload>;
   stop(): Promise<void>;
 }
 
-/** Sends deliveries: execution callbacks today, notification channels once they exist. */
+/**
+ * The notifier (docs/adr/009): relays outbox events into deliveries and sends their first attempt
+ * at once, marks overdue monitors down, and sends retries and recovered deliveries (callbacks and
+ * notifications) from the deliveries queue.
+ */
 export function startNotifier(runtime: Runtime): Notifier {
   const { config, logger } = runtime;
-  const deps = { ...runtime, http: createHttpClient({ allowPrivateTargets: config.allowPrivateTargets }), sign: createRequestSigner(runtime) };
-  const worker = createWorker<DeliveryPayload>(
-    'delivery',
-    async (data) => {
-      const outcome = await sendDelivery(deps, data.deliveryId);
-      if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId: data.deliveryId, outcome: outcome.done });
-    },
-    { connection: runtime.workerRedis(), prefix: config.redisPrefix, concurrency: 20 },
-  );
+  const mailer = config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: true }) : null;
+  const deps = { ...runtime, http: createHttpClient({ allowPrivateTargets: config.allowPrivateTargets }), mailer };
+  const send = async (deliveryId: string) => {
+    const outcome = await sendDelivery(deps, deliveryId);
+    if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
+  };
+  // Retries, and deliveries the reconciler queues again, come through the queue.
+  const worker = createWorker<DeliveryPayload>('delivery', (data) => send(data.deliveryId), {
+    connection: runtime.workerRedis(),
+    prefix: config.redisPrefix,
+    concurrency: SEND_CONCURRENCY,
+  });
   worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
-  logger.info('notifier started');
+  const onError = (name: string, error: unknown) => {
+    logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
+  };
+  // First attempts of what the relay writes are sent from here, without a round through Redis.
+  const local = new LocalSends((id) => send(id).catch((error) => onError('delivery', error)), SEND_CONCURRENCY);
+  // A full batch means more are waiting: the relay goes again at once, unless enough is in hand.
+  const stopRelay = pollLoop(
+    'event relay',
+    async () => local.backlog < LOCAL_BACKLOG && (await relayEvents(runtime, { dispatch: (ids) => local.push(ids) })) > 0,
+    RELAY_IDLE_MS,
+    onError,
+  );
+  const stopSweep = pollLoop(
+    'monitor sweep',
+    async () => {
+      await sweepMonitors(runtime);
+      return false;
+    },
+    SWEEP_INTERVAL_MS,
+    onError,
+  );
+  logger.info('notifier started', { smtp: mailer !== null });
   return {
     worker,
     async stop() {
+      await Promise.all([stopRelay(), stopSweep()]);
+      const unsent = await local.drain();
+      // Handed to the queue rather than left for the reconciler, so they are not late.
+      await runtime.queues
+        .enqueueDeliveries(unsent.map((deliveryId) => ({ deliveryId, attempt: 1, runAt: runtime.clock.now() })))
+        .catch((error) => logger.warn('handing unsent deliveries to the queue failed; the reconciler will queue them', { count: unsent.length, error: (error as Error).message }));
       await worker.close();
+      mailer?.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { fireDueJobs, pruneExecutions, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
+import { fireDueJobs, pruneExecutions, pruneMonitorDeliveries, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
 
 // Retention is counted in days: pruning hourly keeps each run small without busy-looping.
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -54,8 +54,10 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
     'retention',
     RETENTION_INTERVAL_MS,
     async () => {
-      const pruned = await pruneExecutions(runtime, { olderThan: retentionCutoff(clock.now(), config.executionRetentionDays) });
-      if (pruned > 0) logger.info('old executions pruned', { pruned, retentionDays: config.executionRetentionDays });
+      const olderThan = retentionCutoff(clock.now(), config.executionRetentionDays);
+      const pruned = await pruneExecutions(runtime, { olderThan });
+      const monitorDeliveries = await pruneMonitorDeliveries(runtime, { olderThan });
+      if (pruned + monitorDeliveries > 0) logger.info('old executions pruned', { pruned, monitorDeliveries, retentionDays: config.executionRetentionDays });
     },
     onError,
   );

@@ -1,4 +1,4 @@
-import { createJob, executionRow, newId, pruneExecutions, retentionCutoff } from '@cronsvc/core';
+import { createJob, createMonitor, executionRow, newId, pruneExecutions, pruneMonitorDeliveries, retentionCutoff } from '@cronsvc/core';
 import { createTestContext, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { startScheduler } from '../src/scheduler.js';
 
@@ -63,6 +63,22 @@ describe('pruneExecutions', () => {
     const old = await Promise.all(Array.from({ length: 5 }, () => backDated('succeeded', 100)));
     expect(await pruneExecutions(ctx.runtime, { olderThan: retentionCutoff(new Date(), 30), batchSize: 2 })).toBe(5);
     expect((await remaining(old)).executions).toEqual([]);
+  });
+});
+
+describe('pruneMonitorDeliveries', () => {
+  it('deletes finished monitor deliveries past the cutoff, and keeps recent and unfinished ones', async () => {
+    const monitor = await createMonitor(ctx.runtime, workspaceId, { name: 'm', expected_interval_sec: 60 });
+    const delivery = (status: string, ageDays: number) =>
+      ctx.runtime.db.delivery.create({
+        data: { id: newId('dlv'), workspaceId, monitorId: monitor.id, kind: 'channel', event: 'on_down', payload: {}, status, createdAt: new Date(Date.now() - ageDays * DAY) },
+      });
+    const old = await Promise.all([delivery('sent', 31), delivery('failed', 31)]);
+    const kept = await Promise.all([delivery('sent', 29), delivery('pending', 40)]);
+    expect(await pruneMonitorDeliveries(ctx.runtime, { olderThan: retentionCutoff(new Date(), 30), batchSize: 1 })).toBe(2);
+    const left = await ctx.runtime.db.delivery.findMany({ where: { monitorId: monitor.id }, select: { id: true } });
+    expect(left.map((d) => d.id).sort()).toEqual(kept.map((d) => d.id).sort());
+    expect(old.every((d) => !left.some((l) => l.id === d.id))).toBe(true);
   });
 });
 

@@ -63,7 +63,7 @@ it('claims concurrent attempts in few statements, and each claim once', async ()
   expect(rows.every((r) => r.status === 'running' && r.lockedUntil !== null && r.variables !== null)).toBe(true);
 });
 
-it('records success, failure with its callback, retry, a parked retry and a one-shot completion in one batch', async () => {
+it('records success, failure, retry, a parked retry and a one-shot completion in one batch, with an outbox event per execution that ended', async () => {
   const plain = (await createJob(ctx.runtime, workspaceId, { name: 'plain', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } })).job;
   const withCallback = (
     await createJob(ctx.runtime, workspaceId, {
@@ -93,9 +93,9 @@ it('records success, failure with its callback, retry, a parked retry and a one-
     [success, retry, retry, failure, success].map((record, i) => recordAttempt(deps, claimed[i], 1, now, record)),
   );
   expect(statements.get('record-attempts')).toBeLessThanOrEqual(2);
-  expect(rOk).toEqual({ recorded: true, nextAttemptAt: null, parked: false, callbackId: null });
-  expect(rParked).toEqual({ recorded: true, nextAttemptAt: null, parked: true, callbackId: null });
-  expect(rRetried).toMatchObject({ recorded: true, parked: false, callbackId: null });
+  expect(rOk).toEqual({ recorded: true, nextAttemptAt: null, parked: false });
+  expect(rParked).toEqual({ recorded: true, nextAttemptAt: null, parked: true });
+  expect(rRetried).toMatchObject({ recorded: true, parked: false });
   expect((rRetried as { nextAttemptAt: Date }).nextAttemptAt.getTime()).toBeGreaterThan(now.getTime());
   expect(rFailed).toMatchObject({ recorded: true, nextAttemptAt: null, parked: false });
   expect(rOwn).toMatchObject({ recorded: true, parked: false });
@@ -115,8 +115,16 @@ it('records success, failure with its callback, retry, a parked retry and a one-
   const failedRow = await exe(failed);
   expect(failedRow).toMatchObject({ status: 'failed', errorClass: 'HTTP_4XX', errorMessage: 'status 404', finalResponse: { statusCode: 404, bodyPreview: 'nope' } });
   expect(failedRow.deadLetteredAt).not.toBeNull();
-  expect(failedRow.deliveries).toEqual([expect.objectContaining({ id: (rFailed as { callbackId: string }).callbackId, event: 'on_failure', url: 'https://example.com/failed', status: 'pending' })]);
-  expect(failedRow.deliveries[0].payload).toMatchObject({ event: 'execution.failed', execution: { id: failed, status: 'failed', status_code: 404 } });
+  // The callback is not the record statement's business: the execution's outbox event is.
+  expect(failedRow.deliveries).toEqual([]);
+  const events = await ctx.runtime.db.event.findMany({ where: { executionId: { in: [ok, parked, retried, failed, own.id] } } });
+  expect(events.map((e) => [e.executionId, e.type, e.workspaceId, e.payload]).sort()).toEqual(
+    [
+      [ok, 'execution.succeeded', workspaceId, null],
+      [failed, 'execution.failed', workspaceId, null],
+      [own.id, 'execution.succeeded', workspaceId, null],
+    ].sort(),
+  );
   expect(await exe(own.id)).toMatchObject({ status: 'succeeded' });
   expect((await ctx.runtime.db.job.findUniqueOrThrow({ where: { id: oneShot.id } })).state).toBe('completed');
 });

@@ -3,3 +3,7 @@ export * from './test-database.js';
 export * from './target-server.js';
 export * from './wait-for.js';
 export * from './test-env.js';
+export * from './receiver.js';
+export * from './smtp-receiver.js';
+export * from './browser.js';
+export * from './factories.js';

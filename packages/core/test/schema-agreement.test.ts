@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Execution', 'ExecutionCount', 'Job', 'JobCount', 'Secret', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'Job', 'JobCount', 'Monitor', 'NotificationChannel', 'NotificationRule', 'Secret', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {
@@ -152,4 +152,39 @@ it('round-trips every column of every model through the Prisma client', async ()
   expect(await db.attempt.count()).toBe(0);
   expect(await db.delivery.count()).toBe(0);
   expect(await db.secret.count()).toBe(0);
+});
+
+it('round-trips the notification and monitor models, and cascades from workspace, job, channel and monitor', async () => {
+  const now = new Date('2030-01-01T00:00:00.123Z');
+  const ws = await db.workspace.create({ data: { id: newId('wsp'), name: 'w', signingKey: 'whsec_x' } });
+  const job = await db.job.create({
+    data: { id: newId('job'), workspaceId: ws.id, name: 'j', kind: 'cron', state: 'active', scheduleAnchor: now, retryPolicy: {}, maxConcurrentExecutions: 0 },
+  });
+  const channel = await db.notificationChannel.create({
+    data: { id: newId('chn'), workspaceId: ws.id, name: 'c', type: 'webhook', config: { a: 1 }, credentials: 'enc1:x', secretRefs: ['S'], createdAt: now, updatedAt: now },
+  });
+  const monitor = await db.monitor.create({
+    data: { id: newId('mon'), workspaceId: ws.id, name: 'm', expectedIntervalSec: 60, graceSec: 5, state: 'up', pingToken: 't', lastPingAt: now, nextDueAt: now },
+  });
+  await db.notificationRule.create({ data: { id: newId('rul'), workspaceId: ws.id, channelId: channel.id, jobId: job.id, event: 'on_failure' } });
+  await db.notificationRule.create({ data: { id: newId('rul'), workspaceId: ws.id, channelId: channel.id, monitorId: monitor.id, event: 'on_down' } });
+  await db.delivery.create({
+    data: { id: newId('dlv'), workspaceId: ws.id, monitorId: monitor.id, kind: 'channel', channelId: channel.id, ruleId: 'rul_x', event: 'on_down', payload: {}, context: { c: 1 }, status: 'sent' },
+  });
+  const event = await db.event.create({ data: { workspaceId: ws.id, type: 'monitor.down', monitorId: monitor.id, payload: { p: 1 }, createdAt: now } });
+  expect(typeof event.id).toBe('bigint');
+  expect(await db.event.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ type: 'monitor.down', monitorId: monitor.id, executionId: null, payload: { p: 1 }, createdAt: now });
+  expect(await db.notificationChannel.findUniqueOrThrow({ where: { id: channel.id } })).toMatchObject({ config: { a: 1 }, secretRefs: ['S'], credentials: 'enc1:x', createdAt: now });
+  expect(await db.monitor.findUniqueOrThrow({ where: { id: monitor.id } })).toMatchObject({ graceSec: 5, lastPingAt: now, nextDueAt: now, pingToken: 't' });
+  expect(await db.delivery.findFirstOrThrow({ where: { monitorId: monitor.id } })).toMatchObject({ channelId: channel.id, ruleId: 'rul_x', context: { c: 1 } });
+  // A second (channel, event) rule on the same job is refused, although monitor_id is null in both.
+  await expect(db.notificationRule.create({ data: { id: newId('rul'), workspaceId: ws.id, channelId: channel.id, jobId: job.id, event: 'on_failure' } })).rejects.toThrow();
+  await db.job.delete({ where: { id: job.id } });
+  expect(await db.notificationRule.count({ where: { channelId: channel.id } })).toBe(1);
+  await db.monitor.delete({ where: { id: monitor.id } });
+  expect(await db.notificationRule.count({ where: { channelId: channel.id } })).toBe(0);
+  expect(await db.delivery.count({ where: { channelId: channel.id } })).toBe(0);
+  await db.workspace.delete({ where: { id: ws.id } });
+  expect(await db.notificationChannel.count()).toBe(0);
+  await db.event.deleteMany();
 });

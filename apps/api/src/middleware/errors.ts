@@ -21,7 +21,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
-      res.status(413).json(envelope('payload_too_large', 'request body is larger than 1 MiB'));
+      const limit = (err as { limit?: number }).limit ?? 1024 * 1024;
+      const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${Math.round(limit / 1024)} KiB`;
+      res.status(413).json(envelope('payload_too_large', `request body is larger than ${size}`));
       return;
     }
     if (type === 'entity.verify.failed' && err instanceof JsonTooDeep) {

@@ -4,6 +4,7 @@ import {
   serializeExecution, serializeJob, updateJob,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
+import { rulesRouter } from './rules.router.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -53,5 +54,6 @@ export function jobsRouter(deps: ApiDeps): Router {
     const page = await listExecutions(deps, ws(res), req.query, job.id);
     res.json({ ...page, data: page.data.map(serializeExecution) });
   });
+  router.use('/:id/notification-rules', rulesRouter(deps, 'job'));
   return router;
 }

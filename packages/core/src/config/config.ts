@@ -17,6 +17,10 @@ export interface Config {
   readonly secretsEncryptionKey: Buffer;
   readonly allowPrivateTargets: boolean;
   readonly smtpUrl: string | undefined;
+  /** Sender address of notification emails. */
+  readonly smtpFrom: string;
+  /** Base URL of the chat_c bot API. */
+  readonly chatCApiBase: string;
   readonly executionRetentionDays: number;
   readonly logLevel: string;
   readonly allInOne: boolean;
@@ -48,6 +52,8 @@ const schema = Joi.object({
   SECRETS_ENCRYPTION_KEY: Joi.string().base64(),
   ALLOW_PRIVATE_TARGETS: Joi.boolean().truthy('1').falsy('0').default(false),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  SMTP_FROM: Joi.string().max(320).pattern(/^[^\r\n]*$/),
+  CHAT_C_API_BASE: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.telegram.org'),
   EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly', 'silent').default('info'),
   ALL_IN_ONE: Joi.boolean().truthy('1').falsy('0').default(false),
@@ -102,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     secretsEncryptionKey: key ?? loadDevKey(devKeyFile),
     allowPrivateTargets: value.ALLOW_PRIVATE_TARGETS,
     smtpUrl: value.SMTP_URL,
+    smtpFrom: value.SMTP_FROM ?? `cron-service <notifications@${new URL(value.PUBLIC_BASE_URL ?? 'http://localhost').hostname}>`,
+    chatCApiBase: value.CHAT_C_API_BASE.replace(/\/+$/, ''),
     executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
     logLevel: value.LOG_LEVEL,
     allInOne: value.ALL_IN_ONE,

@@ -9,15 +9,16 @@ export const DELIVERY_STATUSES = ['pending', 'processing', 'sent', 'failed'] as 
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** A delivery as the API shows it (DECISIONS D8); callbacks have no channel or rule. */
+/** A delivery as the API shows it; callbacks have no channel or rule, channel deliveries no url (it is a credential). */
 export function serializeDelivery(d: Delivery): Record<string, unknown> {
   return {
     id: d.id,
     kind: d.kind,
-    channel_id: null,
-    rule_id: null,
+    channel_id: d.channelId,
+    rule_id: d.ruleId,
     event: d.event,
     execution_id: d.executionId,
+    monitor_id: d.monitorId,
     url: d.url,
     status: d.status,
     attempts: d.attempts,

@@ -1,85 +1,215 @@
-import { EXECUTION_ID_HEADER } from '../executions/build-request.js';
+import type { SqlPool } from '../db/client.js';
+import { GroupCommit } from '../db/group-commit.js';
+import { perPool } from '../db/per-pool.js';
 import type { HttpClient } from '../http/http-client.js';
-import { DecryptionError } from '../secrets/crypto.js';
+import { CHANNEL_ADAPTERS, type ChannelType, type SendContext, type Sender } from '../notifications/adapters/index.js';
+import { resolveChannelConfig } from '../notifications/channel-credentials.js';
+import type { Mailer } from '../notifications/mailer.js';
+import type { ExecutionContext, NotificationMessage, NotificationPayload } from '../notifications/notification-message.js';
+import type { RuleEvent } from '../notifications/notification-events.js';
 import type { Deps } from '../runtime/deps.js';
-import { DELIVERY_ATTEMPTS } from './callback-deliveries.js';
-import { decideDelivery } from './delivery-policy.js';
-
-/** Signature headers for a body a workspace sends (DECISIONS D5). */
-export type RequestSigner = (workspaceId: string, messageId: string, body: string) => Promise<Record<string, string>>;
+import { DecryptionError } from '../secrets/crypto.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
+import { signingKeysFrom } from '../signatures/signing-keys.js';
+import { callbackSender } from './callback-sender.js';
+import { decideDelivery, type DeliveryVerdict, type SendResult } from './delivery-policy.js';
 
 export interface DeliveryDeps extends Deps {
   http: HttpClient;
-  sign: RequestSigner;
+  /** Null when SMTP_URL is not set: email deliveries then fail with a clear error. */
+  mailer: Mailer | null;
   random?: () => number;
 }
 
-const SEND_TIMEOUT_MS = 10_000;
+export const SEND_TIMEOUT_MS = 10_000;
 // While one notifier sends, no other may; past this the sender is presumed dead.
 const PROCESSING_LEASE_MS = SEND_TIMEOUT_MS + 20_000;
 
 interface ClaimedDelivery {
   id: string;
   workspace_id: string;
-  execution_id: string;
-  url: string;
-  payload: unknown;
+  kind: string;
+  channel_id: string | null;
+  execution_id: string | null;
+  event: RuleEvent;
+  url: string | null;
+  payload: NotificationPayload;
+  context: ExecutionContext | null;
   attempts: number;
+  channel_type: ChannelType | null;
+  channel_config: Record<string, unknown> | null;
+  channel_credentials: string | null;
+  signing_key: string;
+  previous_signing_key: string | null;
+  signing_key_rotated_at: Date | null;
 }
 
-export type DeliveryOutcome = { done: 'sent' | 'failed' | 'retry' } | { skip: string };
+// Takes deliveries that are pending and due, or processing with an expired lease (their sender
+// died), counts the attempt and leases them; returns with each what sending it needs.
+const CLAIM_SQL = `
+  WITH claimed AS (
+    UPDATE deliveries AS d
+       SET status = 'processing', attempts = d.attempts + 1, next_attempt_at = v.lease_until, updated_at = v.now
+      FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS v(id, now, lease_until)
+     WHERE d.id = v.id
+       AND ((d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= v.now))
+         OR (d.status = 'processing' AND d.next_attempt_at < v.now))
+    RETURNING d.id, d.workspace_id, d.kind, d.channel_id, d.execution_id, d.event, d.url, d.payload, d.context, d.attempts
+  )
+  SELECT c.*, ch.type AS channel_type, ch.config AS channel_config, ch.credentials AS channel_credentials,
+         w.signing_key, w.previous_signing_key, w.signing_key_rotated_at
+    FROM claimed AS c
+    JOIN workspaces AS w ON w.id = c.workspace_id
+    LEFT JOIN notification_channels AS ch ON ch.id = c.channel_id`;
+
+// Only the holder of the attempt records it: a sender whose lease ran out and was taken over records nothing.
+const RECORD_SQL = `
+  UPDATE deliveries AS d
+     SET status = v.status, last_status_code = v.status_code, last_error = v.error, next_attempt_at = v.next_attempt_at,
+         sent_at = v.sent_at, updated_at = v.now
+    FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[])
+      AS v(id, attempts, status, status_code, error, next_attempt_at, sent_at, now)
+   WHERE d.id = v.id AND d.status = 'processing' AND d.attempts = v.attempts`;
+
+interface ClaimInput {
+  id: string;
+  now: Date;
+}
+
+interface RecordInput {
+  id: string;
+  attempts: number;
+  status: string;
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt: Date | null;
+  sentAt: Date | null;
+  now: Date;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** Claims and recordings of concurrent sends leave together, one statement per batch (one batcher per pool). */
+const batchers = perPool((pool: SqlPool) => ({
+  claims: new GroupCommit<ClaimInput, ClaimedDelivery | null>(
+    async (items) => {
+      const { rows } = await pool.query<ClaimedDelivery>({
+        name: 'claim-deliveries',
+        text: CLAIM_SQL,
+        values: [items.map((i) => i.id), items.map((i) => i.now.toISOString()), items.map((i) => new Date(i.now.getTime() + PROCESSING_LEASE_MS).toISOString())],
+      });
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return items.map((i) => {
+        const row = byId.get(i.id) ?? null;
+        byId.delete(i.id);
+        return row;
+      });
+    },
+    { maxBatch: 500, maxInFlight: 2 },
+  ),
+  records: new GroupCommit<RecordInput, void>(
+    async (items) => {
+      const col = <T>(pick: (r: RecordInput) => T) => items.map(pick);
+      await pool.query({
+        name: 'record-deliveries',
+        text: RECORD_SQL,
+        values: [
+          col((r) => r.id),
+          col((r) => r.attempts),
+          col((r) => r.status),
+          col((r) => r.statusCode),
+          col((r) => r.error),
+          col((r) => iso(r.nextAttemptAt)),
+          col((r) => iso(r.sentAt)),
+          col((r) => r.now.toISOString()),
+        ],
+      });
+      return items.map(() => undefined);
+    },
+    { maxBatch: 500, maxInFlight: 2 },
+  ),
+}));
+
+/** What to send a claimed delivery with, or why it cannot be sent at all. */
+type Target = { sender: Sender<unknown, unknown>; config: unknown; secretValues: string[] } | { error: string };
+
+async function targetOf(deps: DeliveryDeps, d: ClaimedDelivery, now: Date): Promise<Target> {
+  try {
+    if (d.kind === 'callback') {
+      const keys = signingKeysFrom(
+        { signingKey: d.signing_key, previousSigningKey: d.previous_signing_key, signingKeyRotatedAt: d.signing_key_rotated_at },
+        deps.config.secretsEncryptionKey,
+        now,
+      );
+      return { sender: callbackSender as Sender<unknown, unknown>, config: { url: d.url, executionId: d.execution_id, keys }, secretValues: [] };
+    }
+    if (d.channel_type === null || d.channel_config === null || d.channel_credentials === null) return { error: 'the channel was deleted' };
+    const resolved = await resolveChannelConfig(deps, d.workspace_id, d.channel_config, d.channel_credentials);
+    if ('missing' in resolved) return { error: `secret ${resolved.missing.map((n) => `"${n}"`).join(', ')} does not exist in this workspace` };
+    return { sender: CHANNEL_ADAPTERS[d.channel_type] as Sender<unknown, unknown>, config: resolved.config, secretValues: resolved.secretValues };
+  } catch (error) {
+    // Stored under another SECRETS_ENCRYPTION_KEY: no retry can open it.
+    if (error instanceof DecryptionError) return { error: `a credential cannot be decrypted: ${error.message}` };
+    throw error;
+  }
+}
 
 /**
- * One attempt at a delivery: claim it (pending and due, or processing with an expired lease),
- * POST the signed payload, and record sent, failed, or the time of the next attempt.
+ * Renders, sends and judges one message. A sender that throws (a credential that makes no valid
+ * URL once resolved) fails it for good; secret values are masked out of the reason.
+ */
+export async function sendMessage(
+  sender: Sender<unknown, unknown>,
+  message: NotificationMessage,
+  config: unknown,
+  context: SendContext,
+  secretValues: string[],
+): Promise<{ result: SendResult; classification: 'sent' | 'transient' | 'permanent' }> {
+  let result: SendResult;
+  try {
+    result = await sender.send(sender.render(message, config), config, context);
+  } catch (error) {
+    result = { statusCode: null, error: `cannot send: ${(error as Error).message}`, retryAfterMs: null, unrecoverable: true };
+  }
+  if (result.error !== null) result = { ...result, error: maskSecrets(result.error, secretValues) };
+  return { result, classification: sender.classify(result) };
+}
+
+export type DeliveryOutcome = { done: DeliveryVerdict['outcome'] } | { skip: string };
+
+/**
+ * One attempt at a delivery: claim it, send it through its channel's adapter (or as a callback),
+ * record sent, failed, or the time of the next attempt, and queue that attempt.
  */
 export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Promise<DeliveryOutcome> {
-  const now = deps.clock.now();
-  const leaseUntil = new Date(now.getTime() + PROCESSING_LEASE_MS);
-  const [claimed] = await deps.db.$queryRaw<ClaimedDelivery[]>`
-    UPDATE deliveries
-       SET status = 'processing', attempts = attempts + 1, next_attempt_at = ${leaseUntil}, updated_at = ${now}
-     WHERE id = ${deliveryId} AND kind = 'callback'
-       AND ((status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now}))
-         OR (status = 'processing' AND next_attempt_at < ${now}))
-    RETURNING id, workspace_id, execution_id, url, payload, attempts`;
+  const { claims, records } = batchers(deps.pool);
+  const claimed = await claims.add({ id: deliveryId, now: deps.clock.now() });
   if (!claimed) return { skip: 'delivery is not due, already handled, or gone' };
 
-  const body = JSON.stringify(claimed.payload);
-  let signature: Record<string, string>;
-  try {
-    // Signed like the execution's own requests (D5): its id is the message id on every try.
-    signature = await deps.sign(claimed.workspace_id, claimed.execution_id, body);
-  } catch (error) {
-    if (!(error instanceof DecryptionError)) throw error;
-    await deps.db.delivery.update({ where: { id: claimed.id }, data: { status: 'failed', lastError: `cannot sign: ${error.message}`, nextAttemptAt: null } });
-    return { done: 'failed' };
+  const now = deps.clock.now();
+  const target = await targetOf(deps, claimed, now);
+  let verdict: DeliveryVerdict;
+  let statusCode: number | null = null;
+  if ('error' in target) {
+    verdict = { outcome: 'failed', error: target.error };
+  } else {
+    const context: SendContext = { http: deps.http, mailer: deps.mailer, messageId: claimed.id, timeoutMs: SEND_TIMEOUT_MS, chatCApiBase: deps.config.chatCApiBase, now };
+    const message: NotificationMessage = { event: claimed.event, payload: claimed.payload, context: claimed.context };
+    const { result, classification } = await sendMessage(target.sender, message, target.config, context, target.secretValues);
+    statusCode = result.statusCode;
+    verdict = decideDelivery(result, classification, claimed.attempts, deps.random);
   }
-  const result = await deps.http.send({
-    url: claimed.url,
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'User-Agent': 'cron-service-callback',
-      [EXECUTION_ID_HEADER]: claimed.execution_id,
-      ...signature,
-    },
-    body,
-    timeoutMs: SEND_TIMEOUT_MS,
-  });
   const done = deps.clock.now();
-  const verdict = decideDelivery(result, claimed.attempts, DELIVERY_ATTEMPTS, done, deps.random);
-  const lastStatusCode = result.kind === 'response' ? result.statusCode : null;
   const retryAt = verdict.outcome === 'retry' ? new Date(done.getTime() + verdict.delayMs) : null;
-  await deps.db.delivery.update({
-    where: { id: claimed.id },
-    data: {
-      status: verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
-      lastStatusCode,
-      lastError: verdict.outcome === 'sent' ? null : verdict.error,
-      nextAttemptAt: retryAt,
-      sentAt: verdict.outcome === 'sent' ? done : null,
-    },
+  await records.add({
+    id: claimed.id,
+    attempts: claimed.attempts,
+    status: verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
+    statusCode,
+    error: verdict.outcome === 'sent' ? null : verdict.error,
+    nextAttemptAt: retryAt,
+    sentAt: verdict.outcome === 'sent' ? done : null,
+    now: done,
   });
   if (retryAt) await deps.queues.enqueueDeliveries([{ deliveryId: claimed.id, attempt: claimed.attempts + 1, runAt: retryAt }]);
   return { done: verdict.outcome };

@@ -1,7 +1,5 @@
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
-import { callbackDelivery } from '../deliveries/callback-deliveries.js';
-import { executionEvent } from '../deliveries/execution-event.js';
 import type { Deps } from '../runtime/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
 import { backoffMs, type AttemptVerdict } from './decide-attempt.js';
@@ -17,10 +15,10 @@ export interface AttemptRecord {
 }
 
 export type Recorded =
-  | { recorded: true; nextAttemptAt: Date | null; parked: boolean; callbackId: string | null }
+  | { recorded: true; nextAttemptAt: Date | null; parked: boolean }
   | { recorded: false };
 
-/** One attempt's row for the batch statement: what the execution, the attempt, the callback and the job become. */
+/** One attempt's row for the batch statement: what the execution, the attempt and the job become. */
 interface RecordRow {
   executionId: string;
   number: number;
@@ -40,7 +38,6 @@ interface RecordRow {
   bodyPreview: string | null;
   responseHeaders: string | null;
   startedAt: Date;
-  callback: { id: string; workspaceId: string; kind: string; event: string; url: string | null; payload: string } | null;
   /** The one_time or scheduled job this attempt completes, when it is the job's own fire ending. */
   completesJobId: string | null;
   /** The token of the claim this attempt ran under: only the claim's current holder may record. */
@@ -52,21 +49,21 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /**
  * Everything a batch of attempts changes, in one statement: each execution's new state, its
- * attempt, the callback it owes when it ends, and a one-shot job's completion. Each execution
- * update is guarded by status, attempt_count and the claim token, so a worker whose execution
- * was claimed by another since (it stalled past its lease) records nothing, and a second
- * recording of the same attempt number violates the attempt's primary key and fails the
- * statement whole. A park asked for during the attempt replaces the retry.
+ * attempt, the outbox event of an execution that ends (the notifier turns it into the callback
+ * and notifications it owes, docs/adr/009-event-outbox-and-channel-adapters.md), and a one-shot
+ * job's completion. Each execution update is guarded by status, attempt_count and the claim
+ * token, so a worker whose execution was claimed by another since (it stalled past its lease)
+ * records nothing, and a second recording of the same attempt number violates the attempt's
+ * primary key and fails the statement whole. A park asked for during the attempt replaces the retry.
  */
 const RECORD_SQL = `
   WITH input AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::jsonb[], $7::jsonb[], $8::text[],
                          $9::text[], $10::int[], $11::text[], $12::int[], $13::int[], $14::text[], $15::jsonb[],
-                         $16::timestamptz[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::text[], $24::int[])
+                         $16::timestamptz[], $17::text[], $18::int[])
       AS t(id, number, outcome, at, duration_ms, final_response, final_output, error_class,
            error_message, retry_delay_ms, attempt_status, status_code, latency_ms, body_preview, response_headers,
-           started_at, callback_id, callback_workspace_id, callback_kind, callback_event, callback_url, callback_payload, completes_job_id,
-           claim_token)
+           started_at, completes_job_id, claim_token)
   ), updated AS (
     UPDATE executions AS e SET
       status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
@@ -82,18 +79,17 @@ const RECORD_SQL = `
       dead_lettered_at = CASE WHEN i.outcome = 'retry' THEN e.dead_lettered_at WHEN i.outcome = 'failed' THEN i.at END
       FROM input AS i
      WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1 AND e.claim_token = i.claim_token
-    RETURNING e.id, e.status
+    RETURNING e.id, e.status, e.workspace_id
   ), attempt AS (
     INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, body_preview, response_headers, error_class, error_message, started_at, created_at)
     SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.body_preview, i.response_headers,
            i.error_class, i.error_message, i.started_at, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
-  ), callback AS (
-    INSERT INTO deliveries (id, workspace_id, execution_id, kind, event, url, payload, status, next_attempt_at, created_at, updated_at)
-    SELECT i.callback_id, i.callback_workspace_id, i.id, i.callback_kind, i.callback_event, i.callback_url, i.callback_payload,
-           'pending', i.at, i.at, i.at
+  ), event AS (
+    INSERT INTO events (workspace_id, type, execution_id, created_at)
+    SELECT u.workspace_id, 'execution.' || u.status, u.id, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
-     WHERE i.callback_id IS NOT NULL
+     WHERE u.status IN ('succeeded', 'failed')
   ), completed AS (
     UPDATE jobs AS j SET state = 'completed', updated_at = i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
@@ -120,12 +116,6 @@ function recordValues(rows: RecordRow[]): unknown[] {
     column((r) => r.bodyPreview),
     column((r) => r.responseHeaders),
     column((r) => iso(r.startedAt)),
-    column((r) => r.callback?.id ?? null),
-    column((r) => r.callback?.workspaceId ?? null),
-    column((r) => r.callback?.kind ?? null),
-    column((r) => r.callback?.event ?? null),
-    column((r) => r.callback?.url ?? null),
-    column((r) => r.callback?.payload ?? null),
     column((r) => r.completesJobId),
     column((r) => r.claimToken),
   ];
@@ -168,27 +158,6 @@ export async function recordAttempt(
   // next_attempt_at is set from the database's (see RECORD_SQL).
   const nextAttemptAt = retryDelayMs === null ? null : new Date(now.getTime() + retryDelayMs);
   const finalResponse = record.statusCode === null ? null : { statusCode: record.statusCode, bodyPreview: record.preview };
-  const outcome = verdict.outcome as 'succeeded' | 'failed';
-  const callback = final && (exe.onSuccessUrl || exe.onFailureUrl)
-    ? callbackDelivery({
-        workspaceId: exe.workspaceId,
-        executionId: exe.id,
-        outcome,
-        onSuccessUrl: exe.onSuccessUrl,
-        onFailureUrl: exe.onFailureUrl,
-        payload: executionEvent({
-          status: outcome,
-          job: { id: exe.jobId, name: exe.jobName },
-          executionId: exe.id,
-          statusCode: record.statusCode,
-          bodyPreview: record.preview,
-          errorClass: verdict.errorClass,
-          output: record.output,
-          at: now,
-        }),
-        now,
-      })
-    : null;
   try {
     const status = await records(deps.pool).add({
       executionId: exe.id,
@@ -207,14 +176,13 @@ export async function recordAttempt(
       bodyPreview: record.preview,
       responseHeaders: jsonb(record.headers),
       startedAt,
-      callback: callback && { id: callback.id, workspaceId: callback.workspaceId, kind: callback.kind, event: callback.event, url: callback.url ?? null, payload: JSON.stringify(callback.payload) },
       // A one_time or scheduled job's own fire ending completes the job (not a run-now or replay).
       completesJobId: final && exe.source === 'schedule' ? exe.jobId : null,
       claimToken: exe.claimToken,
     });
     if (status === null) return { recorded: false };
     const parked = status === 'waiting';
-    return { recorded: true, nextAttemptAt: parked ? null : nextAttemptAt, parked, callbackId: callback?.id ?? null };
+    return { recorded: true, nextAttemptAt: parked ? null : nextAttemptAt, parked };
   } catch (error) {
     // The same attempt number recorded already: another worker took over and got there first.
     if ((error as { code?: string }).code === '23505') return { recorded: false };

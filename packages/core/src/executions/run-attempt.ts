@@ -136,13 +136,12 @@ export async function runAttempt(deps: RunAttemptDeps, executionId: string): Pro
     deps.logger.warn('attempt not recorded: the execution was taken over by another worker', { executionId: exe.id, attempt: number });
     return { skip: `attempt ${number} was recorded by another worker` };
   }
-  // The outcome is committed; queueing what follows is best effort, since the reconcilers
-  // queue overdue retries and deliveries from Postgres and held-back siblings poll for a slot.
+  // The outcome is committed; queueing what follows is best effort, since the reconciler queues
+  // overdue retries from Postgres and held-back siblings poll for a slot. A finished execution's
+  // callback and notifications leave through the outbox event recorded with it.
   const next = recorded.nextAttemptAt;
-  const callbackId = recorded.callbackId;
   await afterCommit(deps, exe.id, [
     next ? () => deps.queues.enqueueExecutions([{ executionId: exe.id, attempt: number + 1, runAt: next }]) : null,
-    callbackId ? () => deps.queues.enqueueDeliveries([{ deliveryId: callbackId, attempt: 1, runAt: deps.clock.now() }]) : null,
     !next && exe.maxConcurrentExecutions > 0 ? () => wakeWaitingSiblings(deps, exe) : null,
   ]);
   // winston formats an entry before it looks at the level: ~20 us an attempt when debug is off.

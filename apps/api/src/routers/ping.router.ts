@@ -1,0 +1,24 @@
+import express, { Router } from 'express';
+import { AppError, recordPing } from '@cronsvc/core';
+import type { ApiDeps } from '../app.js';
+import { notFoundRoute } from '../middleware/errors.js';
+
+// A ping's body is not stored; this only bounds what a caller can make the API read.
+export const PING_BODY_LIMIT = 10 * 1024;
+
+/**
+ * `GET|POST /v1/ping/:token`, public: the token in the path is the credential. Mounted before the
+ * API-token check and the 1 MiB JSON parser; it touches Postgres only, never Redis.
+ */
+export function pingRouter(deps: ApiDeps): Router {
+  const router = Router();
+  const ping: express.RequestHandler = async (req, res) => {
+    if (!(await recordPing(deps, req.params.token as string, deps.clock.now()))) throw AppError.notFound('monitor');
+    res.json({ ok: true });
+  };
+  const body = express.raw({ limit: PING_BODY_LIMIT, type: () => true });
+  router.get('/:token', ping);
+  router.post('/:token', body, ping);
+  router.use(notFoundRoute);
+  return router;
+}

@@ -1,0 +1,53 @@
+import Joi from 'joi';
+import type { Db, Prisma } from '../db/client.js';
+import type { Monitor } from '../db/generated/client.js';
+import { AppError } from '../errors/app-error.js';
+import { pagingKeys, type Page } from '../lists/paging.js';
+import type { Deps } from '../runtime/deps.js';
+import { validate } from '../validation/validate.js';
+
+export type MonitorRow = Monitor;
+export const MONITOR_STATES = ['new', 'up', 'down', 'paused'] as const;
+
+export async function findMonitor(db: Db | Prisma.TransactionClient, workspaceId: string, id: string): Promise<MonitorRow> {
+  const monitor = await db.monitor.findFirst({ where: { id, workspaceId } });
+  if (!monitor) throw AppError.notFound('monitor');
+  return monitor;
+}
+
+const querySchema = Joi.object({ state: Joi.string().valid(...MONITOR_STATES), ...pagingKeys });
+
+export async function listMonitors(deps: Pick<Deps, 'db'>, workspaceId: string, query: unknown): Promise<Page<MonitorRow>> {
+  const q = validate<{ state?: string; limit: number; offset: number }>(querySchema.prefs({ convert: true }), query);
+  const where = { workspaceId, ...(q.state ? { state: q.state } : {}) };
+  const [data, total] = await Promise.all([
+    deps.db.monitor.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: q.limit, skip: q.offset }),
+    deps.db.monitor.count({ where }),
+  ]);
+  return { data, total, limit: q.limit, offset: q.offset };
+}
+
+/** Deletes a monitor with its rules and deliveries. */
+export async function deleteMonitor(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<void> {
+  const { count } = await deps.db.monitor.deleteMany({ where: { id, workspaceId } });
+  if (count === 0) throw AppError.notFound('monitor');
+}
+
+export const pingUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/v1/ping/${token}`;
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function serializeMonitor(monitor: MonitorRow, publicBaseUrl: string): Record<string, unknown> {
+  return {
+    id: monitor.id,
+    name: monitor.name,
+    expected_interval_sec: monitor.expectedIntervalSec,
+    grace_sec: monitor.graceSec,
+    state: monitor.state,
+    last_ping_at: iso(monitor.lastPingAt),
+    next_due_at: iso(monitor.nextDueAt),
+    ping_url: pingUrl(publicBaseUrl, monitor.pingToken),
+    created_at: iso(monitor.createdAt),
+    updated_at: iso(monitor.updatedAt),
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The names of notifications: the events of the outbox (named like the payloads a webhook
+ * receives) and the rule events that subscribe to them. Pure data, no I/O.
+ */
+
+/** What an `events` row records; also the `event` of the payload it produces. */
+export const EVENT_TYPES = ['execution.succeeded', 'execution.failed', 'approval.required', 'monitor.down', 'monitor.recovered'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const JOB_RULE_EVENTS = ['on_success', 'on_failure', 'on_completion', 'on_approval_required'] as const;
+export const MONITOR_RULE_EVENTS = ['on_down', 'on_recovery'] as const;
+export type JobRuleEvent = (typeof JOB_RULE_EVENTS)[number];
+export type MonitorRuleEvent = (typeof MONITOR_RULE_EVENTS)[number];
+export type RuleEvent = JobRuleEvent | MonitorRuleEvent;
+
+/** The payload event name a rule's deliveries carry: on_completion reports either outcome as one. */
+export const PAYLOAD_EVENT: Record<RuleEvent, string> = {
+  on_success: 'execution.succeeded',
+  on_failure: 'execution.failed',
+  on_completion: 'execution.completed',
+  on_approval_required: 'approval.required',
+  on_down: 'monitor.down',
+  on_recovery: 'monitor.recovered',
+};
+
+/** The rule events an outbox event triggers. */
+export const RULE_EVENTS_OF: Record<EventType, readonly RuleEvent[]> = {
+  'execution.succeeded': ['on_success', 'on_completion'],
+  'execution.failed': ['on_failure', 'on_completion'],
+  'approval.required': ['on_approval_required'],
+  'monitor.down': ['on_down'],
+  'monitor.recovered': ['on_recovery'],
+};
+
+/** The callback an execution event owes, if its job has the URL. */
+export const CALLBACK_OF: Partial<Record<EventType, { event: RuleEvent; urlOf: 'onSuccessUrl' | 'onFailureUrl' }>> = {
+  'execution.succeeded': { event: 'on_success', urlOf: 'onSuccessUrl' },
+  'execution.failed': { event: 'on_failure', urlOf: 'onFailureUrl' },
+};

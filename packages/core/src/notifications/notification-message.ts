@@ -1,0 +1,50 @@
+import type { ExecutionEvent } from '../deliveries/execution-event.js';
+import type { RuleEvent } from './notification-events.js';
+
+/** The approval event (README, Notifications), as a workflow's approval step writes it to the outbox. */
+export interface ApprovalEvent {
+  event: string;
+  job: { id: string; name: string };
+  execution: { id: string; status: string; waiting_reason: string };
+  approval: {
+    step_id: string;
+    step_index: number;
+    message: string | null;
+    expires_at: string | null;
+    review_url: string;
+    approve_url: string;
+    reject_url: string;
+  };
+  timestamp: string;
+}
+
+/** The monitor event (README, Notifications). */
+export interface MonitorEvent {
+  event: string;
+  monitor: { id: string; name: string; expected_interval_sec: number; last_ping_at: string | null };
+  timestamp: string;
+}
+
+export type NotificationPayload = ExecutionEvent | ApprovalEvent | MonitorEvent;
+
+/** What channels other than webhooks show about an execution besides its payload. */
+export interface ExecutionContext {
+  scheduled_for: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  attempts: number;
+  error_message: string | null;
+  execution_url: string;
+}
+
+/** One notification to render: the rule event, the payload a webhook receives, and the extras. */
+export interface NotificationMessage {
+  event: RuleEvent;
+  payload: NotificationPayload;
+  context: ExecutionContext | null;
+}
+
+export const isMonitorEvent = (p: NotificationPayload): p is MonitorEvent => 'monitor' in p;
+export const isApprovalEvent = (p: NotificationPayload): p is ApprovalEvent => 'approval' in p;
+export const isExecutionEvent = (p: NotificationPayload): p is ExecutionEvent => !isMonitorEvent(p) && !isApprovalEvent(p);

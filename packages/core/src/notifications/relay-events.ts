@@ -1,0 +1,173 @@
+import type pg from 'pg';
+import { inTransaction } from '../db/client.js';
+import type { Deps } from '../runtime/deps.js';
+import { deliveriesFor, type EventExecution, type NewDelivery, type OutboxEvent, type RuleRow } from './fan-out.js';
+import type { EventType, RuleEvent } from './notification-events.js';
+import type { NotificationPayload } from './notification-message.js';
+
+// Takes the oldest events nobody else is relaying; removing them commits with their deliveries.
+const TAKE_SQL = `
+  DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+  RETURNING workspace_id, type, execution_id, monitor_id, payload, created_at`;
+
+const EXECUTIONS_SQL = `
+  SELECT e.id, e.job_id, e.job_name, e.status, e.scheduled_for, e.started_at, e.finished_at, e.duration_ms,
+         e.attempt_count, e.final_response, e.final_output, e.error_class, e.error_message,
+         j.on_success_url, j.on_failure_url, j.notification_override
+    FROM executions e JOIN jobs j ON j.id = e.job_id
+   WHERE e.id = ANY($1::text[])`;
+
+const RULES_SQL = `
+  SELECT id, channel_id, event, job_id, monitor_id FROM notification_rules
+   WHERE job_id = ANY($1::text[]) OR monitor_id = ANY($2::text[])`;
+
+const INSERT_SQL = `
+  INSERT INTO deliveries (id, workspace_id, execution_id, monitor_id, kind, channel_id, rule_id, event, url, payload, context,
+                          status, next_attempt_at, created_at, updated_at)
+  SELECT t.*, 'pending', $12::timestamptz, $12::timestamptz, $12::timestamptz
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                $10::jsonb[], $11::jsonb[]) AS t`;
+
+interface EventRow {
+  workspace_id: string;
+  type: EventType;
+  execution_id: string | null;
+  monitor_id: string | null;
+  payload: NotificationPayload | null;
+  created_at: Date;
+}
+
+interface ExecutionRow {
+  id: string;
+  job_id: string;
+  job_name: string;
+  status: string;
+  scheduled_for: Date | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  duration_ms: number | null;
+  attempt_count: number;
+  final_response: EventExecution['finalResponse'];
+  final_output: unknown;
+  error_class: string | null;
+  error_message: string | null;
+  on_success_url: string | null;
+  on_failure_url: string | null;
+  notification_override: string;
+}
+
+const toEvent = (r: EventRow): OutboxEvent => ({
+  workspaceId: r.workspace_id,
+  type: r.type,
+  executionId: r.execution_id,
+  monitorId: r.monitor_id,
+  payload: r.payload,
+  createdAt: r.created_at,
+});
+
+const toExecution = (r: ExecutionRow): EventExecution => ({
+  id: r.id,
+  jobId: r.job_id,
+  jobName: r.job_name,
+  status: r.status,
+  scheduledFor: r.scheduled_for,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  durationMs: r.duration_ms,
+  attemptCount: r.attempt_count,
+  finalResponse: r.final_response,
+  finalOutput: r.final_output,
+  errorClass: r.error_class,
+  errorMessage: r.error_message,
+  onSuccessUrl: r.on_success_url,
+  onFailureUrl: r.on_failure_url,
+  muted: r.notification_override === 'mute_all',
+});
+
+async function insertDeliveries(client: pg.PoolClient, rows: NewDelivery[], at: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const col = <T>(pick: (d: NewDelivery) => T) => rows.map(pick);
+  await client.query({
+    name: 'relay-insert-deliveries',
+    text: INSERT_SQL,
+    values: [
+      col((d) => d.id),
+      col((d) => d.workspaceId),
+      col((d) => d.executionId),
+      col((d) => d.monitorId),
+      col((d) => d.kind),
+      col((d) => d.channelId),
+      col((d) => d.ruleId),
+      col((d) => d.event),
+      col((d) => d.url),
+      col((d) => JSON.stringify(d.payload)),
+      col((d) => (d.context ? JSON.stringify(d.context) : null)),
+      at.toISOString(),
+    ],
+  });
+}
+
+/** One transaction: take up to `limit` events, write the deliveries they owe. */
+async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: number): Promise<{ events: number; deliveries: NewDelivery[] }> {
+  return inTransaction(deps.pool, async (client) => {
+    const { rows: taken } = await client.query<EventRow>({ name: 'relay-take-events', text: TAKE_SQL, values: [limit] });
+    if (taken.length === 0) return { events: 0, deliveries: [] };
+    const events = taken.map(toEvent);
+    const executionIds = [...new Set(events.flatMap((e) => (e.executionId ? [e.executionId] : [])))];
+    const executions = new Map<string, EventExecution>();
+    if (executionIds.length > 0) {
+      const { rows } = await client.query<ExecutionRow>({ name: 'relay-executions', text: EXECUTIONS_SQL, values: [executionIds] });
+      for (const r of rows) executions.set(r.id, toExecution(r));
+    }
+    const jobIds = [...new Set([...executions.values()].map((e) => e.jobId))];
+    const monitorIds = [...new Set(events.flatMap((e) => (e.monitorId ? [e.monitorId] : [])))];
+    const { rows: ruleRows } = await client.query<{ id: string; channel_id: string; event: RuleEvent; job_id: string | null; monitor_id: string | null }>({
+      name: 'relay-rules',
+      text: RULES_SQL,
+      values: [jobIds, monitorIds],
+    });
+    const rules: RuleRow[] = ruleRows.map((r) => ({ id: r.id, channelId: r.channel_id, event: r.event, jobId: r.job_id, monitorId: r.monitor_id }));
+    const byOwner = new Map<string, RuleRow[]>();
+    for (const rule of rules) {
+      const owner = rule.jobId ?? rule.monitorId ?? '';
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), rule]);
+    }
+    const deliveries = events.flatMap((event) => {
+      const execution = event.executionId ? executions.get(event.executionId) : undefined;
+      const owner = execution?.jobId ?? event.monitorId ?? '';
+      return deliveriesFor(event, execution, byOwner.get(owner) ?? [], deps.config.publicBaseUrl);
+    });
+    await insertDeliveries(client, deliveries, deps.clock.now());
+    return { events: taken.length, deliveries };
+  });
+}
+
+export const RELAY_BATCH = 500;
+
+/**
+ * Turns outbox events into deliveries (docs/adr/009), one batch per transaction, and after each
+ * commit hands the new deliveries to `dispatch` (the notifier sends their first attempt itself)
+ * or, without one, to the deliveries queue. Either is best effort: the delivery reconciler queues
+ * pending deliveries that nobody sent. Returns how many events it took; stops after a batch that
+ * was not full.
+ */
+export async function relayEvents(
+  deps: Pick<Deps, 'pool' | 'clock' | 'config' | 'queues' | 'logger'>,
+  options: { batchSize?: number; maxBatches?: number; dispatch?: (deliveryIds: string[]) => void } = {},
+): Promise<number> {
+  const limit = options.batchSize ?? RELAY_BATCH;
+  let total = 0;
+  for (let batch = 0; batch < (options.maxBatches ?? 20); batch++) {
+    const { events, deliveries } = await relayBatch(deps, limit);
+    total += events;
+    if (deliveries.length > 0 && options.dispatch) options.dispatch(deliveries.map((d) => d.id));
+    else if (deliveries.length > 0) {
+      const now = deps.clock.now();
+      await deps.queues
+        .enqueueDeliveries(deliveries.map((d) => ({ deliveryId: d.id, attempt: 1, runAt: now })))
+        .catch((error) => deps.logger.warn('queueing new deliveries failed; the reconciler will queue them', { count: deliveries.length, error: (error as Error).message }));
+    }
+    if (events < limit) break;
+  }
+  return total;
+}

@@ -1,0 +1,80 @@
+import Joi from 'joi';
+import { Prisma } from '../db/client.js';
+import type { NotificationRule } from '../db/generated/client.js';
+import { AppError } from '../errors/app-error.js';
+import { newId } from '../ids/ids.js';
+import { pagingKeys, type Page } from '../lists/paging.js';
+import type { Deps } from '../runtime/deps.js';
+import { validate } from '../validation/validate.js';
+import { JOB_RULE_EVENTS, MONITOR_RULE_EVENTS } from './notification-events.js';
+
+/** What a rule hangs on: a job (execution and approval events) or a monitor (down and recovery). */
+export type RuleOwner = { kind: 'job'; id: string } | { kind: 'monitor'; id: string };
+
+const schemas = {
+  job: Joi.object({ channel_id: Joi.string().max(100).required(), event: Joi.string().valid(...JOB_RULE_EVENTS).required() }),
+  monitor: Joi.object({ channel_id: Joi.string().max(100).required(), event: Joi.string().valid(...MONITOR_RULE_EVENTS).required() }),
+};
+const querySchema = Joi.object(pagingKeys);
+
+const ownerWhere = (owner: RuleOwner) => (owner.kind === 'job' ? { jobId: owner.id } : { monitorId: owner.id });
+
+/** The owner must be the workspace's; another workspace's answers 404 like a missing one. */
+async function assertOwner(deps: Pick<Deps, 'db'>, workspaceId: string, owner: RuleOwner): Promise<void> {
+  const found =
+    owner.kind === 'job'
+      ? await deps.db.job.findFirst({ where: { id: owner.id, workspaceId }, select: { id: true } })
+      : await deps.db.monitor.findFirst({ where: { id: owner.id, workspaceId }, select: { id: true } });
+  if (!found) throw AppError.notFound(owner.kind);
+}
+
+export async function createRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, owner: RuleOwner, body: unknown): Promise<NotificationRule> {
+  await assertOwner(deps, workspaceId, owner);
+  const input = validate<{ channel_id: string; event: string }>(schemas[owner.kind], body);
+  const channel = await deps.db.notificationChannel.findFirst({ where: { id: input.channel_id, workspaceId }, select: { id: true } });
+  if (!channel) throw AppError.validation([{ path: 'channel_id', message: 'no notification channel with this id in this workspace' }]);
+  const now = deps.clock.now();
+  try {
+    return await deps.db.notificationRule.create({
+      data: { id: newId('rul'), workspaceId, channelId: channel.id, event: input.event, ...ownerWhere(owner), createdAt: now, updatedAt: now },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw new AppError('conflict', `this ${owner.kind} already has a rule sending ${input.event} to this channel`);
+    }
+    // The channel was deleted between the check and the insert.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') {
+      throw AppError.validation([{ path: 'channel_id', message: 'no notification channel with this id in this workspace' }]);
+    }
+    throw error;
+  }
+}
+
+export async function listRules(deps: Pick<Deps, 'db'>, workspaceId: string, owner: RuleOwner, query: unknown): Promise<Page<NotificationRule>> {
+  await assertOwner(deps, workspaceId, owner);
+  const q = validate<{ limit: number; offset: number }>(querySchema.prefs({ convert: true }), query);
+  const where = { workspaceId, ...ownerWhere(owner) };
+  const [data, total] = await Promise.all([
+    deps.db.notificationRule.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: q.limit, skip: q.offset }),
+    deps.db.notificationRule.count({ where }),
+  ]);
+  return { data, total, limit: q.limit, offset: q.offset };
+}
+
+export async function deleteRule(deps: Pick<Deps, 'db'>, workspaceId: string, owner: RuleOwner, ruleId: string): Promise<void> {
+  await assertOwner(deps, workspaceId, owner);
+  const { count } = await deps.db.notificationRule.deleteMany({ where: { id: ruleId, workspaceId, ...ownerWhere(owner) } });
+  if (count === 0) throw AppError.notFound('notification rule');
+}
+
+export function serializeRule(rule: NotificationRule): Record<string, unknown> {
+  return {
+    id: rule.id,
+    channel_id: rule.channelId,
+    event: rule.event,
+    job_id: rule.jobId,
+    monitor_id: rule.monitorId,
+    created_at: rule.createdAt.toISOString(),
+    updated_at: rule.updatedAt.toISOString(),
+  };
+}

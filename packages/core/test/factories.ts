@@ -1,0 +1,47 @@
+import { createJob } from '../src/jobs/create-job.js';
+import { createMonitor } from '../src/monitors/save-monitor.js';
+import { createChannel } from '../src/notifications/save-channel.js';
+import { createRule, type RuleOwner } from '../src/notifications/rules.js';
+import type { Runtime } from '../src/runtime/bootstrap.js';
+import { createTestContext, type TestContext } from './test-context.js';
+
+// One factory per kind of object: a test states only what matters to it.
+
+/** A request job; by default a `cron` job that never fires on its own (run it with run-now). */
+export async function aJob(runtime: Runtime, workspaceId: string, overrides: Record<string, unknown> = {}) {
+  const { job } = await createJob(runtime, workspaceId, {
+    name: 'a job',
+    kind: 'cron',
+    schedule: { cron: '0 0 1 1 *' },
+    request: { url: 'https://example.com/' },
+    ...overrides,
+  });
+  return job;
+}
+
+/** A notification channel of `type` with `config` (validated like the API validates it). */
+export function aChannel(runtime: Runtime, workspaceId: string, type: string, config: Record<string, unknown>, name = `${type} channel`) {
+  return createChannel(runtime, workspaceId, { name, type, config });
+}
+
+export function aRule(runtime: Runtime, workspaceId: string, owner: RuleOwner, channelId: string, event: string) {
+  return createRule(runtime, workspaceId, owner, { channel_id: channelId, event });
+}
+
+export function aMonitor(runtime: Runtime, workspaceId: string, overrides: Record<string, unknown> = {}) {
+  return createMonitor(runtime, workspaceId, { name: 'a monitor', expected_interval_sec: 60, ...overrides });
+}
+
+/**
+ * Registers the hooks of a test file that needs only a database, a Redis prefix and one workspace;
+ * the fields are filled in by its beforeAll.
+ */
+export function useWorkspace(overrides: Record<string, string> = {}): { ctx: TestContext; workspaceId: string } {
+  const holder = {} as { ctx: TestContext; workspaceId: string };
+  beforeAll(async () => {
+    holder.ctx = await createTestContext(overrides);
+    holder.workspaceId = (await holder.ctx.workspace()).id;
+  });
+  afterAll(() => holder.ctx.close());
+  return holder;
+}
