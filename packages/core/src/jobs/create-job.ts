@@ -4,23 +4,18 @@ import { newId } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
-import { jobSchema, STEP_KINDS, type JobInput } from './job-schema.js';
+import { jobSchema, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
 import { jobFields } from './job-data.js';
 import { insertJob, insertJobIn } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
+import { webhookColumns } from '../workflows/webhook-credentials.js';
 
 export interface CreateJobResult {
   job: JobRow;
   /** False when an Idempotency-Key matched an existing job, which is returned instead. */
   created: boolean;
-}
-
-export function assertSupportedKind(kind: string): void {
-  if ((STEP_KINDS as readonly string[]).includes(kind)) {
-    throw AppError.validation([{ path: 'kind', message: `${kind} jobs are not supported by this version yet` }]);
-  }
 }
 
 /** A one_time job and its first execution commit together; the execution is queued after the commit. */
@@ -49,7 +44,6 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   const now = deps.clock.now();
   const input = validate<JobInput>(jobSchema, body, { context: { now } });
   if (input.state === 'completed') throw AppError.validation([{ path: 'state', message: 'a new job cannot be completed' }]);
-  assertSupportedKind(input.kind);
   checkJobTargets(deps.config, input);
   await checkJobReferences(deps.db, workspaceId, input);
 
@@ -63,6 +57,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
+    ...webhookColumns(deps.config.secretsEncryptionKey, input, null, input.webhook_secret !== undefined),
   };
   // A one_time job commits its first execution with it; any other job is a single statement.
   const firesNow = input.kind === 'one_time' && input.state === 'active';

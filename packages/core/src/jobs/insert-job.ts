@@ -21,6 +21,9 @@ interface JobRecord {
   on_failure_url: string | null;
   notification_override: string;
   idempotency_key: string | null;
+  webhook_token: string | null;
+  webhook_token_hash: string | null;
+  webhook_secret_hash: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -31,10 +34,10 @@ interface JobRecord {
 const INSERT_JOBS_SQL = `
   INSERT INTO jobs (id, workspace_id, name, kind, state, schedule, schedule_anchor, request, steps, retry_policy, next_run_at,
     max_concurrent_executions, max_workflow_duration_seconds, on_success_url, on_failure_url, notification_override,
-    idempotency_key, created_at, updated_at)
+    idempotency_key, created_at, updated_at, webhook_token, webhook_token_hash, webhook_secret_hash)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[], $8::jsonb[],
     $9::jsonb[], $10::jsonb[], $11::timestamptz[], $12::int[], $13::int[], $14::text[], $15::text[], $16::text[], $17::text[],
-    $18::timestamptz[], $19::timestamptz[])
+    $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[])
   ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
   RETURNING *`;
 
@@ -47,7 +50,8 @@ const COLUMN_VALUES: ((job: JobRow) => unknown)[] = [
   (j) => j.scheduleAnchor.toISOString(), (j) => jsonText(j.request), (j) => jsonText(j.steps), (j) => jsonText(j.retryPolicy),
   (j) => j.nextRunAt?.toISOString() ?? null, (j) => j.maxConcurrentExecutions, (j) => j.maxWorkflowDurationSeconds,
   (j) => j.onSuccessUrl, (j) => j.onFailureUrl, (j) => j.notificationOverride, (j) => j.idempotencyKey,
-  (j) => j.createdAt.toISOString(), (j) => j.updatedAt.toISOString(),
+  (j) => j.createdAt.toISOString(), (j) => j.updatedAt.toISOString(), (j) => j.webhookToken, (j) => j.webhookTokenHash,
+  (j) => j.webhookSecretHash,
 ];
 
 const insertValues = (jobs: JobRow[]) => COLUMN_VALUES.map((value) => jobs.map(value));
@@ -71,6 +75,9 @@ function jobFromRecord(r: JobRecord): JobRow {
     onFailureUrl: r.on_failure_url,
     notificationOverride: r.notification_override,
     idempotencyKey: r.idempotency_key,
+    webhookToken: r.webhook_token,
+    webhookTokenHash: r.webhook_token_hash,
+    webhookSecretHash: r.webhook_secret_hash,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
