@@ -17,15 +17,13 @@ export interface ParkResult {
  */
 export async function parkExecution(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ParkResult> {
   const now = deps.clock.now();
-  const atOnce = await deps.db.execution.updateMany({
-    where: {
-      id,
-      workspaceId,
-      OR: [{ status: 'queued' }, { status: 'running', OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] }],
-    },
-    data: { status: 'waiting', waitingReason: 'manual', lockedUntil: null, parkRequested: false },
-  });
-  if (atOnce.count === 0) {
+  // A step-driven run's deadline keeps running while it is parked: it becomes the park's timer.
+  const atOnce = await deps.db.$executeRaw`
+    UPDATE executions SET status = 'waiting', waiting_reason = 'manual', locked_until = NULL, park_requested = false,
+           waiting_expires_at = deadline_at, updated_at = ${now}
+     WHERE id = ${id} AND workspace_id = ${workspaceId}
+       AND (status = 'queued' OR (status = 'running' AND (locked_until IS NULL OR locked_until < ${now})))`;
+  if (atOnce === 0) {
     const later = await deps.db.execution.updateMany({ where: { id, workspaceId, status: 'running' }, data: { parkRequested: true } });
     const execution = await deps.db.execution.findFirst({ where: { id, workspaceId } });
     if (!execution) throw AppError.notFound('execution');
