@@ -4,11 +4,14 @@ import type { Deps } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
 import { errorHandler, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
+import { approvalsRouter } from './routers/approvals.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
+import { resumeRouter } from './routers/resume.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
+import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
 
@@ -25,6 +28,11 @@ export function createApp(deps: ApiDeps): Express {
     res.set('X-Request-Id', res.locals.requestId);
     next();
   });
+  // Public endpoints: the token in the path is the credential, and each reads its body with a
+  // parser and limit of its own, so they come before the API-token middleware and the JSON parser.
+  app.use('/v1/triggers', triggersRouter(deps));
+  app.use('/v1/resume', resumeRouter(deps));
+  app.use('/v1/approvals', approvalsRouter(deps));
   app.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
 
   app.get('/healthz', (_req, res) => {

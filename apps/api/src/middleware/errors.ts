@@ -5,6 +5,12 @@ function envelope(code: string, message: string, details?: unknown) {
   return { error: { code, message, ...(details ? { details } : {}) } };
 }
 
+/** A body parser's limit in words: each endpoint has its own (1 MiB unless it says otherwise). */
+function sizeLimit(bytes: number | undefined): string {
+  if (!bytes || bytes % 1024 !== 0) return bytes ? `${bytes} bytes` : 'the limit';
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+}
+
 export const notFoundRoute: RequestHandler = (req, res) => {
   res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
 };
@@ -18,7 +24,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
-      res.status(413).json(envelope('payload_too_large', 'request body is larger than 1 MiB'));
+      res.status(413).json(envelope('payload_too_large', `request body is larger than ${sizeLimit((err as { limit?: number }).limit)}`));
       return;
     }
     if (type === 'entity.parse.failed') {
