@@ -80,11 +80,14 @@ function header(view: ApprovalView): string {
 </div>`;
 }
 
-/** The review page: the job, the step's message, what ran before, and the two decisions while it is pending. */
-export function renderApprovalPage(view: ApprovalView, actions: { approve: string; reject: string }): string {
+/**
+ * The review page: the job, the step's message, what ran before, and the two decisions while it
+ * is pending. `notice` explains a decision that was not taken (it came after another).
+ */
+export function renderApprovalPage(view: ApprovalView, actions: { approve: string; reject: string }, notice?: string): string {
   const decided = view.status !== 'pending';
   const decision = decided
-    ? `<div class="card"><p class="result">This approval is <span class="badge ${view.status}">${view.status}</span></p>
+    ? `<div class="card">${notice ? `<p class="result">${escapeHtml(notice)}</p>` : ''}<p class="result">This approval is <span class="badge ${view.status}">${view.status}</span></p>
 <p class="muted">Decided ${when(view.decided_at)}. A decision cannot be changed.</p></div>`
     : `<div class="card">
 <form method="post" action="${escapeHtml(actions.approve)}">

@@ -27,7 +27,7 @@ function sendPage(res: Response, status: number, html: string): void {
 /** The error as a page for a browser; thrown on for the JSON error handler otherwise. */
 function problemPage(req: Request, res: Response, error: unknown): void {
   if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
-  const title = error.code === 'already_decided' ? 'Already decided' : error.code === 'not_found' ? 'This approval link does not work' : 'Something went wrong';
+  const title = error.code === 'not_found' ? 'This approval link does not work' : 'Something went wrong';
   sendPage(res, error.status, renderProblemPage(title, error.message));
 }
 
@@ -58,11 +58,16 @@ export function approvalsRouter(deps: ApiDeps): Router {
 
   const decide = (decision: ApprovalDecision) => async (req: Request, res: Response) => {
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+    const token = req.params.token as string;
     try {
-      const decided = await decideApproval(deps, req.params.token as string, decision, decisionInput(req));
+      const decided = await decideApproval(deps, token, decision, decisionInput(req));
       if (!wantsHtml(req)) return void res.json(decided);
-      sendPage(res, 200, renderDecisionPage(await getApproval(deps, req.params.token as string), reviewPath(req)));
+      sendPage(res, 200, renderDecisionPage(await getApproval(deps, token), reviewPath(req)));
     } catch (error) {
+      // Too late in a browser (another tab, another approver): the page as it stands now, saying so.
+      if (error instanceof AppError && error.code === 'already_decided' && wantsHtml(req)) {
+        return void sendPage(res, 409, renderApprovalPage(await getApproval(deps, token), actions(req), `Your decision was not recorded: ${error.message}.`));
+      }
       problemPage(req, res, error);
     }
   };

@@ -20,5 +20,5 @@ export async function decideApproval(
   if (settled) return { status: decision, execution_id: settled.executionId };
   const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true } });
   if (!step || step.type !== 'approval') throw new AppError('not_found', 'no approval has this token');
-  throw new AppError('already_decided', `this approval is already ${step.decision ?? (step.status === 'waiting' ? 'being decided' : 'closed')}`);
+  throw new AppError('already_decided', `this approval is already ${step.decision ?? 'closed'}`);
 }
