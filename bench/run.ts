@@ -19,6 +19,7 @@ import { api } from './scenarios/api.js';
 import { fireLag } from './scenarios/fire-lag.js';
 import { schedulesFootprint } from './scenarios/schedules-footprint.js';
 import { throughput } from './scenarios/throughput.js';
+import { workflows } from './scenarios/workflows.js';
 import type { Scenario, ScenarioResult } from './scenarios/types.js';
 
 const SCENARIOS: Record<ScenarioName, Scenario> = {
@@ -26,6 +27,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'fire-lag': fireLag,
   'schedules-footprint': schedulesFootprint,
   api,
+  workflows,
 };
 
 const resultsDir = path.join(repoRoot, 'bench', 'results');

@@ -1,6 +1,6 @@
 // Command line of `npm run bench -- [scenario ...] [--quick] [--set KEY=VALUE ...]`.
 
-export const SCENARIOS = ['throughput', 'fire-lag', 'schedules-footprint', 'api'] as const;
+export const SCENARIOS = ['throughput', 'fire-lag', 'schedules-footprint', 'api', 'workflows'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchArgs {

@@ -35,6 +35,15 @@ export interface Params {
     warmupSeconds: number;
     connections: number;
   };
+  workflows: {
+    /** Three-step runs (http, wait_for_webhook resumed by the load process, http). */
+    runs: number;
+    /** Triggers posted at once to one webhook_trigger job. */
+    triggers: number;
+    triggerConnections: number;
+    /** Give up on a part of the scenario after this long. */
+    timeoutMs: number;
+  };
 }
 
 export const FULL: Params = {
@@ -43,6 +52,7 @@ export const FULL: Params = {
   fireLag: { instant: 10_000, spread: 10_000, spreadOverMs: 60_000, single: 60, singleEveryMs: 500, graceMs: 30_000 },
   footprint: { schedules: [100_000, 1_000_000], executions: 1_000_000, idleWindowMs: 30_000 },
   api: { executions: 1_000_000, postRate: 500, getRate: 50, durationSeconds: 15, warmupSeconds: 2, connections: 50 },
+  workflows: { runs: 1_000, triggers: 10_000, triggerConnections: 100, timeoutMs: 300_000 },
 };
 
 export const QUICK: Params = {
@@ -51,6 +61,7 @@ export const QUICK: Params = {
   fireLag: { instant: 1_000, spread: 600, spreadOverMs: 10_000, single: 20, singleEveryMs: 250, graceMs: 10_000 },
   footprint: { schedules: [5_000, 20_000], executions: 20_000, idleWindowMs: 5_000 },
   api: { executions: 20_000, postRate: 500, getRate: 50, durationSeconds: 3, warmupSeconds: 1, connections: 50 },
+  workflows: { runs: 200, triggers: 2_000, triggerConnections: 100, timeoutMs: 120_000 },
 };
 
 /** The targets of issue 5, in one place so the docs and the table cannot disagree. */
@@ -67,4 +78,5 @@ export const TARGETS = {
   schedulerIdleCpuPercent: { op: '<', value: 10 },
   postJobsP99Ms: { op: '<', value: 20 },
   executionsPageP99Ms: { op: '<', value: 50 },
+  resumeToNextStepP99Ms: { op: '<', value: 100 },
 } satisfies Record<string, Target>;
