@@ -6,7 +6,7 @@
 // with autocannon; prints "TRIGGERS <json>".
 import autocannon from 'autocannon';
 import pg from 'pg';
-import type { LoadResult } from '../lib/load.js';
+import { loadResultOf, type LoadResult } from '../lib/load.js';
 
 const env = (name: string) => {
   const value = process.env[name];
@@ -72,15 +72,7 @@ async function postTriggers(): Promise<LoadResult> {
     amount: Number(env('TRIGGER_COUNT')),
     timeout: 30,
   });
-  return {
-    requests: { average: r.requests.average, total: r.requests.total },
-    latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, average: r.latency.average },
-    duration: r.duration,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    non2xx: r.non2xx,
-    statusCodeStats: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, { count: s?.count ?? 0 }])),
-  };
+  return loadResultOf(r);
 }
 
 if (process.env.LOAD_MODE === 'resume') process.stdout.write(`RESUMES ${JSON.stringify(await resumeAll())}\n`);

@@ -71,8 +71,10 @@ CREATE TABLE "job_contexts" (
 -- CreateIndex
 CREATE UNIQUE INDEX "jobs_webhook_token_hash_key" ON "jobs"("webhook_token_hash");
 
--- CreateIndex: the wait timers' scan. Partial, so the request jobs' status changes never touch it.
-CREATE INDEX "executions_waiting_expires_at_idx" ON "executions"("waiting_expires_at") WHERE "status" = 'waiting';
+-- CreateIndex: the wait timers' scan. Partial on a column only waits set and clear (never on
+-- status), so an update that leaves waiting_expires_at alone, such as the executor's claim and
+-- recording of request attempts, stays free to be a HOT update and never writes to this index.
+CREATE INDEX "executions_waiting_expires_at_idx" ON "executions"("waiting_expires_at") WHERE waiting_expires_at IS NOT NULL;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "step_executions_execution_id_step_index_key" ON "step_executions"("execution_id", "step_index");

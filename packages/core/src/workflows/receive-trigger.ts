@@ -2,8 +2,8 @@ import type { SqlPool } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { AppError } from '../errors/app-error.js';
+import { enqueueCommitted } from '../executions/create-executions.js';
 import { newId } from '../ids/ids.js';
-import type { ExecutionEnqueue, Queues } from '../queues/queues.js';
 import type { Deps } from '../runtime/deps.js';
 import { hashToken } from '../workspaces/workspaces.js';
 import { triggerInput } from './inbound-request.js';
@@ -66,20 +66,6 @@ const inserts = perPool(
     ),
 );
 
-// And their queue jobs leave in one addBulk per batch (one batcher per producer).
-const enqueuers = new WeakMap<Queues, GroupCommit<ExecutionEnqueue, void>>();
-function enqueuer(queues: Queues): GroupCommit<ExecutionEnqueue, void> {
-  let found = enqueuers.get(queues);
-  if (!found) {
-    found = new GroupCommit<ExecutionEnqueue, void>(async (items) => {
-      await queues.enqueueExecutions(items);
-      return items.map(() => undefined);
-    }, { maxBatch: 500, maxInFlight: 2 });
-    enqueuers.set(queues, found);
-  }
-  return found;
-}
-
 export interface InboundTrigger {
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
@@ -112,11 +98,6 @@ export async function receiveTrigger(deps: Pick<Deps, 'pool' | 'clock' | 'queues
   const id = newId('exe');
   const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: JSON.stringify(input) });
   if (!stored) return null;
-  try {
-    await enqueuer(deps.queues).add({ executionId: id, attempt: 1, runAt: at });
-  } catch (error) {
-    // Committed already: the reconciler queues it from Postgres.
-    deps.logger.warn('queueing a triggered run failed; the reconciler will queue it', { executionId: id, error: (error as Error).message });
-  }
+  await enqueueCommitted(deps, [{ executionId: id, attempt: 1, runAt: at }]);
   return id;
 }
