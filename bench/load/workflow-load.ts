@@ -1,7 +1,7 @@
 // The workflows scenario's load, in its own process so it does not share an event loop with the
-// harness or the service. LOAD_MODE=resume: watches Postgres for runs waiting at a
-// wait_for_webhook step and POSTs each one's resume URL once, as the system that calls back
-// would, noting when each resume was sent; prints "RESUMES <json>". LOAD_MODE=triggers: posts
+// harness or the service. LOAD_MODE=resume: waits until RESUME_COUNT runs wait at a
+// wait_for_webhook step, then POSTs each one's resume URL once (64 in flight), as the systems that
+// call back would, noting when each resume was sent; prints "RESUMES <json>". LOAD_MODE=triggers: posts
 // TRIGGER_COUNT triggers over TRIGGER_CONNECTIONS keep-alive connections, all queued at once,
 // with autocannon; prints "TRIGGERS <json>".
 import autocannon from 'autocannon';
@@ -27,7 +27,6 @@ async function resumeAll(): Promise<ResumeRecord[]> {
   const serviceUrl = env('SERVICE_URL');
   const expected = Number(env('RESUME_COUNT'));
   const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 2 });
-  const seen = new Set<string>();
   const records: ResumeRecord[] = [];
   const inFlight = new Set<Promise<void>>();
   const send = (executionId: string, resumeUrl: string) => {
@@ -43,17 +42,17 @@ async function resumeAll(): Promise<ResumeRecord[]> {
     inFlight.add(call);
   };
   try {
-    while (seen.size < expected) {
-      const { rows } = await pool.query<{ id: string; url: string }>(
-        `SELECT id, waiting_payload->>'resume_url' AS url FROM executions WHERE status = 'waiting' AND waiting_reason = 'webhook' LIMIT 2000`,
-      );
-      const fresh = rows.filter((r) => !seen.has(r.id));
-      for (const row of fresh) {
-        while (inFlight.size >= RESUMES_IN_FLIGHT) await Promise.race(inFlight);
-        seen.add(row.id);
-        send(row.id, row.url);
-      }
-      if (fresh.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // Resumes start once every run waits, so they measure the resume path, not a queue of first steps.
+    let waiting: { id: string; url: string }[] = [];
+    while (waiting.length < expected) {
+      await new Promise((r) => setTimeout(r, 50));
+      waiting = (await pool.query<{ id: string; url: string }>(
+        `SELECT id, waiting_payload->>'resume_url' AS url FROM executions WHERE status = 'waiting' AND waiting_reason = 'webhook'`,
+      )).rows;
+    }
+    for (const row of waiting) {
+      while (inFlight.size >= RESUMES_IN_FLIGHT) await Promise.race(inFlight);
+      send(row.id, row.url);
     }
     await Promise.all(inFlight);
     return records;

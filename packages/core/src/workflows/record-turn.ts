@@ -54,8 +54,8 @@ export class ContextLimitError extends Error {}
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-function executionUpdate(run: Run, rec: TurnRecord, now: Date, lastResponse: FinalState['response']): { text: string; values: unknown[] } {
-  const b = new SqlBuilder();
+/** The SET list of the execution's update: its turn, position and context, and the state it takes. */
+function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, lastResponse: FinalState['response']): string[] {
   const deadline = b.param(run.deadline);
   const sets = [
     `attempt_count = ${b.param(run.turn)}`,
@@ -69,7 +69,8 @@ function executionUpdate(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
   const { state } = rec;
   if (state.status === 'final') {
     const { final } = state;
-    sets.push(
+    return [
+      ...sets,
       `status = ${b.param(final.status)}`,
       'waiting_reason = NULL', 'waiting_payload = NULL', 'waiting_expires_at = NULL', 'locked_until = NULL',
       `finished_at = ${b.param(now)}`,
@@ -79,56 +80,79 @@ function executionUpdate(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
       `error_class = ${b.param(final.errorClass)}`,
       `error_message = ${b.param(final.errorMessage)}`,
       `dead_lettered_at = ${final.status === 'failed' ? b.param(now) : 'NULL'}`,
-    );
-  } else {
-    const running = state.status === 'running';
-    const status = b.param(state.status);
-    sets.push(
-      `status = CASE WHEN e.park_requested THEN 'waiting' ELSE ${status}::text END`,
-      `waiting_reason = CASE WHEN e.park_requested THEN 'manual' ELSE ${b.param(running ? null : state.reason)}::text END`,
-      `waiting_payload = CASE WHEN e.park_requested THEN NULL ELSE ${b.param(running ? null : JSON.stringify(state.payload))}::jsonb END`,
-      // A manual park of a step-driven run still ends at the run's deadline.
-      `waiting_expires_at = CASE WHEN e.park_requested THEN ${deadline}::timestamptz ELSE ${b.param(running ? null : state.expiresAt)}::timestamptz END`,
-      `locked_until = CASE WHEN e.park_requested THEN NULL ELSE ${b.param(running ? state.leaseUntil : null)}::timestamptz END`,
-      `next_attempt_at = ${b.param(running ? state.nextAttemptAt : now)}`,
-    );
+    ];
   }
-  const id = b.param(run.exe.id);
-  const previous = b.param(run.turn - 1);
-  return {
-    text: `UPDATE executions AS e SET ${sets.join(', ')} WHERE e.id = ${id} AND e.status = 'running' AND e.attempt_count = ${previous} RETURNING e.status, e.waiting_reason`,
-    values: b.values,
-  };
+  const running = state.status === 'running';
+  const status = b.param(state.status);
+  return [
+    ...sets,
+    `status = CASE WHEN e.park_requested THEN 'waiting' ELSE ${status}::text END`,
+    `waiting_reason = CASE WHEN e.park_requested THEN 'manual' ELSE ${b.param(running ? null : state.reason)}::text END`,
+    `waiting_payload = CASE WHEN e.park_requested THEN NULL ELSE ${b.param(running ? null : JSON.stringify(state.payload))}::jsonb END`,
+    // A manual park of a step-driven run still ends at the run's deadline.
+    `waiting_expires_at = CASE WHEN e.park_requested THEN ${deadline}::timestamptz ELSE ${b.param(running ? null : state.expiresAt)}::timestamptz END`,
+    `locked_until = CASE WHEN e.park_requested THEN NULL ELSE ${b.param(running ? state.leaseUntil : null)}::timestamptz END`,
+    `next_attempt_at = ${b.param(running ? state.nextAttemptAt : now)}`,
+  ];
 }
 
-const STEP_UPSERT = `
-  INSERT INTO step_executions (id, execution_id, step_index, step_id, type, status, attempt_count, output, extracted, error_class,
-    error_message, token_hash, waiting_payload, expires_at, started_at, finished_at, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
-  ON CONFLICT (execution_id, step_index) DO UPDATE SET
-    status = EXCLUDED.status, attempt_count = EXCLUDED.attempt_count, output = EXCLUDED.output, extracted = EXCLUDED.extracted,
-    error_class = EXCLUDED.error_class, error_message = EXCLUDED.error_message, token_hash = EXCLUDED.token_hash,
-    waiting_payload = EXCLUDED.waiting_payload, expires_at = EXCLUDED.expires_at, finished_at = EXCLUDED.finished_at,
-    updated_at = EXCLUDED.updated_at`;
-
-async function writeStep(client: pg.PoolClient, run: Run, step: NonNullable<TurnRecord['step']>, now: Date): Promise<void> {
-  await client.query(STEP_UPSERT, [
-    step.id ?? newId('stp'), run.exe.id, step.stepIndex, step.stepId, step.type, step.status, step.attemptCount, json(step.output),
-    json(step.extracted), step.errorClass, step.errorMessage, step.tokenHash, json(step.waitingPayload), step.expiresAt, step.startedAt,
-    step.finishedAt, now,
-  ]);
+/**
+ * The recording as one statement: the execution's guarded update, then (only if it matched) the
+ * step's record and its attempt. A step about to wait is written only if no park turned the wait
+ * into a manual park; the wait is then entered when the run is resumed.
+ */
+function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: FinalState['response']): { name: string; text: string; values: unknown[] } {
+  const b = new SqlBuilder();
+  const sets = executionSets(b, run, rec, now, lastResponse);
+  const ctes = [
+    `moved AS (UPDATE executions AS e SET ${sets.join(', ')}
+      WHERE e.id = ${b.param(run.exe.id)} AND e.status = 'running' AND e.attempt_count = ${b.param(run.turn - 1)}
+      RETURNING e.status, e.waiting_reason)`,
+  ];
+  const at = b.param(now);
+  const { step, attempt } = rec;
+  if (step) {
+    const stepValues = [
+      step.id ?? newId('stp'), run.exe.id, step.stepIndex, step.stepId, step.type, step.status, step.attemptCount, json(step.output),
+      json(step.extracted), step.errorClass, step.errorMessage, step.tokenHash, json(step.waitingPayload), step.expiresAt, step.startedAt,
+      step.finishedAt,
+    ].map((v) => b.param(v));
+    const types = ['text', 'text', 'int', 'text', 'text', 'text', 'int', 'jsonb', 'jsonb', 'text', 'text', 'text', 'jsonb', 'timestamptz', 'timestamptz', 'timestamptz'];
+    ctes.push(`step AS (INSERT INTO step_executions (id, execution_id, step_index, step_id, type, status, attempt_count, output, extracted,
+        error_class, error_message, token_hash, waiting_payload, expires_at, started_at, finished_at, created_at, updated_at)
+      SELECT ${stepValues.map((v, i) => `${v}::${types[i]}`).join(', ')}, ${at}::timestamptz, ${at}::timestamptz FROM moved
+       WHERE ${rec.state.status === 'waiting' ? "moved.waiting_reason <> 'manual'" : 'true'}
+      ON CONFLICT (execution_id, step_index) DO UPDATE SET
+        status = EXCLUDED.status, attempt_count = EXCLUDED.attempt_count, output = EXCLUDED.output, extracted = EXCLUDED.extracted,
+        error_class = EXCLUDED.error_class, error_message = EXCLUDED.error_message, token_hash = EXCLUDED.token_hash,
+        waiting_payload = EXCLUDED.waiting_payload, expires_at = EXCLUDED.expires_at, finished_at = EXCLUDED.finished_at,
+        updated_at = EXCLUDED.updated_at)`);
+    if (attempt) {
+      const a = [run.exe.id, step.stepIndex, attempt.number, attempt.status, attempt.statusCode, attempt.latencyMs, attempt.bodyPreview, json(attempt.responseHeaders), attempt.errorClass, attempt.errorMessage, attempt.startedAt].map((v) => b.param(v));
+      const attemptTypes = ['text', 'int', 'int', 'text', 'int', 'int', 'text', 'jsonb', 'text', 'text', 'timestamptz'];
+      // Its foreign key to the step's row is checked at the end of the statement, when that row exists.
+      ctes.push(`attempt AS (INSERT INTO step_attempts (execution_id, step_index, number, status, status_code, latency_ms, body_preview,
+          response_headers, error_class, error_message, started_at, created_at)
+        SELECT ${a.map((v, i) => `${v}::${attemptTypes[i]}`).join(', ')}, ${at}::timestamptz FROM moved)`);
+    }
+  }
+  return named(`WITH ${ctes.join(', ')} SELECT status, waiting_reason FROM moved`, b.values);
 }
 
-async function writeAttempt(client: pg.PoolClient, run: Run, stepIndex: number, a: StepAttemptWrite, now: Date): Promise<void> {
-  await client.query(
-    `INSERT INTO step_attempts (execution_id, step_index, number, status, status_code, latency_ms, body_preview, response_headers,
-       error_class, error_message, started_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [run.exe.id, stepIndex, a.number, a.status, a.statusCode, a.latencyMs, a.bodyPreview, json(a.responseHeaders), a.errorClass, a.errorMessage, a.startedAt, now],
-  );
+// A recording's text depends only on its shape (which state, whether a step and an attempt are
+// written), so each shape is a named statement that Postgres parses and plans once per connection.
+const statementNames = new Map<string, string>();
+function named(text: string, values: unknown[]): { name: string; text: string; values: unknown[] } {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `record-turn-${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
 }
 
 /** The run's last HTTP response, for a run that ends on something other than a response. */
-async function lastResponse(client: pg.PoolClient, executionId: string): Promise<FinalState['response']> {
+async function lastResponse(client: pg.PoolClient | pg.Pool, executionId: string): Promise<FinalState['response']> {
   const { rows } = await client.query<{ status_code: number; body_preview: string | null }>(
     `SELECT status_code, body_preview FROM step_attempts WHERE execution_id = $1 AND status_code IS NOT NULL
       ORDER BY step_index DESC, number DESC LIMIT 1`,
@@ -137,47 +161,60 @@ async function lastResponse(client: pg.PoolClient, executionId: string): Promise
   return rows[0] ? { statusCode: rows[0].status_code, bodyPreview: rows[0].body_preview } : null;
 }
 
+type RecordedRow = { status: string; waiting_reason: string | null };
+
+/** What a recording writes beyond its one statement: an end's callback, an approval's event, the context store. */
+async function followUps(deps: Pick<Deps, 'logger'>, client: pg.PoolClient, run: Run, rec: TurnRecord, row: RecordedRow, response: FinalState['response'], now: Date): Promise<string | null> {
+  if (rec.storeChanges && Object.keys(rec.storeChanges).length > 0) {
+    const changed = await changeContextIn(client, run.exe.jobId, rec.storeChanges, now);
+    if ('problems' in changed) throw new ContextLimitError(changed.problems.map((p) => `${p.path}: ${p.message}`).join('; '));
+  }
+  // Parked before entering the wait: the wait, and its announcement, come when the run is resumed.
+  if (rec.approval && row.waiting_reason !== 'manual') await writeApprovalRequired(client, rec.approval, deps.logger);
+  if (rec.state.status !== 'final') return null;
+  const { final } = rec.state;
+  const ended = await writeExecutionEnded(client, {
+    workspaceId: run.exe.workspaceId,
+    executionId: run.exe.id,
+    job: { id: run.exe.jobId, name: run.exe.jobName },
+    outcome: final.status,
+    statusCode: response?.statusCode ?? null,
+    bodyPreview: response?.bodyPreview ?? null,
+    errorClass: final.errorClass,
+    output: rec.context,
+    onSuccessUrl: run.exe.onSuccessUrl,
+    onFailureUrl: run.exe.onFailureUrl,
+    at: now,
+  });
+  return ended.callbackId;
+}
+
 /**
- * Records one move of a turn in one transaction. The execution's update comes first and is
- * guarded by its status and turn count, so a worker that lost its lease, or a second recording of
- * the same turn, changes nothing. Throws ContextLimitError (after rolling back) when the job's
- * context store refuses the step's extract_to_context values.
+ * Records one move of a turn. The execution's update comes first and is guarded by its status
+ * and turn count, so a worker that lost its lease, or a second recording of the same turn,
+ * changes nothing. A move that only changes the run and its step (most of them) is one
+ * statement; an end, an approval wait or values for the context store make it a transaction.
+ * Throws ContextLimitError (after rolling back) when the job's context store refuses the step's
+ * extract_to_context values.
  */
 export async function recordTurn(deps: Pick<Deps, 'pool' | 'clock' | 'logger'>, run: Run, rec: TurnRecord): Promise<Recorded> {
   const now = deps.clock.now();
   const final = rec.state.status === 'final' ? rec.state.final : null;
+  const simple = !final && !rec.approval && Object.keys(rec.storeChanges ?? {}).length === 0;
   try {
+    if (simple) {
+      const statement = recordStatement(run, rec, now, null);
+      const { rows } = await deps.pool.query<RecordedRow>(statement);
+      if (rows.length === 0) return { recorded: false };
+      return { recorded: true, status: rows[0].status, waitingReason: rows[0].waiting_reason, callbackId: null };
+    }
     return await inTransaction(deps.pool, async (client) => {
       const response = final ? (final.response !== undefined ? final.response : await lastResponse(client, run.exe.id)) : null;
-      const update = executionUpdate(run, rec, now, response);
-      const { rows } = await client.query<{ status: string; waiting_reason: string | null }>(update.text, update.values);
+      const statement = recordStatement(run, rec, now, response);
+      const { rows } = await client.query<RecordedRow>(statement);
       if (rows.length === 0) throw new NotRecorded();
-      const { status, waiting_reason: waitingReason } = rows[0];
-      // Parked before entering a wait: the wait is entered when the run is resumed.
-      const enteredWait = rec.state.status === 'waiting' && waitingReason !== 'manual';
-      if (rec.step && (rec.state.status !== 'waiting' || enteredWait)) await writeStep(client, run, rec.step, now);
-      if (rec.attempt && rec.step) await writeAttempt(client, run, rec.step.stepIndex, rec.attempt, now);
-      if (rec.storeChanges && Object.keys(rec.storeChanges).length > 0) {
-        const changed = await changeContextIn(client, run.exe.jobId, rec.storeChanges, now);
-        if ('problems' in changed) throw new ContextLimitError(changed.problems.map((p) => `${p.path}: ${p.message}`).join('; '));
-      }
-      if (rec.approval && enteredWait) await writeApprovalRequired(client, rec.approval, deps.logger);
-      const ended = final
-        ? await writeExecutionEnded(client, {
-            workspaceId: run.exe.workspaceId,
-            executionId: run.exe.id,
-            job: { id: run.exe.jobId, name: run.exe.jobName },
-            outcome: final.status,
-            statusCode: response?.statusCode ?? null,
-            bodyPreview: response?.bodyPreview ?? null,
-            errorClass: final.errorClass,
-            output: rec.context,
-            onSuccessUrl: run.exe.onSuccessUrl,
-            onFailureUrl: run.exe.onFailureUrl,
-            at: now,
-          })
-        : { callbackId: null };
-      return { recorded: true as const, status, waitingReason, callbackId: ended.callbackId };
+      const callbackId = await followUps(deps, client, run, rec, rows[0], response, now);
+      return { recorded: true as const, status: rows[0].status, waitingReason: rows[0].waiting_reason, callbackId };
     });
   } catch (error) {
     if (error instanceof NotRecorded) return { recorded: false };

@@ -49,7 +49,8 @@ export async function settleWait(
       RETURNING s.id
     )
     SELECT moved.id, moved.attempt_count FROM moved JOIN decided ON decided.id = moved.step_row`;
-  const { rows } = await deps.pool.query<{ id: string; attempt_count: number }>(text, b.values);
+  const name = 'tokenHash' in key ? 'settle-wait-by-token' : 'settle-wait-by-execution';
+  const { rows } = await deps.pool.query<{ id: string; attempt_count: number }>({ name, text, values: b.values });
   const row = rows[0];
   if (!row) return null;
   await enqueueCommitted(deps, [{ executionId: row.id, attempt: row.attempt_count + 1, runAt: now }]);
