@@ -158,6 +158,18 @@ describe('approval', () => {
     expect(done.step_executions[1]).toMatchObject({ status: 'succeeded', decision: 'expired', output: { decision: 'expired', approved: true } });
   });
 
+  it('reads decisions up to 64 KiB and resumes up to 1 MiB, each endpoint with its own limit', async () => {
+    const job = await f.createJob(approvalJob());
+    const { waiting_payload: payload } = await f.until(await f.runNow(job.id), 'waiting');
+    const big = await publicPost(payload.approve_url, { comment: 'x'.repeat(64 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.body.error).toMatchObject({ code: 'payload_too_large', message: 'request body is larger than 64 KiB' });
+    expect((await request(f.app).get(pathOf(payload.review_url))).body.status).toBe('pending');
+    const resume = await request(f.app).post('/v1/resume/rsm_any').type('application/json').send(JSON.stringify({ big: 'x'.repeat(1024 * 1024) }));
+    expect(resume.status).toBe(413);
+    expect(resume.body.error.message).toBe('request body is larger than 1 MiB');
+  });
+
   it('answers 404 for an unknown approval token, and 409 to a manual resume of an approval wait', async () => {
     expect((await request(f.app).get('/v1/approvals/apr_nope')).status).toBe(404);
     expect((await request(f.app).post('/v1/approvals/apr_nope/approve')).status).toBe(404);
