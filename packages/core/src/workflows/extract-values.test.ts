@@ -16,6 +16,8 @@ it('puts extract values in the run context and extract_to_context values in both
 it('sets what matched nothing to null, and leaves the store alone for it', () => {
   const result = extractValues(wait({ extract: { a: '$.missing' }, extract_to_context: { b: '$.missing' } }), null, {});
   expect(result).toEqual({ extracted: { a: null, b: null }, context: { a: null, b: null }, storeChanges: {} });
+  // An http step whose body is not JSON has no document: even $ finds nothing.
+  expect(extractValues(wait({ extract_to_context: { whole: '$' } }), undefined, {})).toEqual({ extracted: { whole: null }, context: { whole: null }, storeChanges: {} });
 });
 
 it('refuses a value too big to keep', () => {

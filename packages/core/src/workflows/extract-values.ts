@@ -26,7 +26,8 @@ export interface Extraction {
 function evaluate(path: string, document: unknown): unknown {
   try {
     const result = queryJsonPath(path, document);
-    return result.found ? result.value : null;
+    // `$` on a step with no document at all (no JSON body) finds undefined: that is nothing too.
+    return result.found ? (result.value ?? null) : null;
   } catch {
     return null;
   }
