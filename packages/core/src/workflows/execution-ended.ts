@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { SqlBuilder } from '../db/client.js';
 import { callbackDelivery } from '../deliveries/callback-deliveries.js';
 import { executionEvent } from '../deliveries/execution-event.js';
 
@@ -18,12 +18,14 @@ export interface ExecutionEnded {
 }
 
 /**
- * Everything a step-driven execution owes when it ends, written in the transaction that records
- * its end so a crash can delay it but not lose it: its callback delivery (README "Callbacks"),
- * built exactly as a request job's. The one place step-driven runs write "execution ended".
- * Returns the delivery to queue after the commit.
+ * Everything a step-driven execution owes when it ends: its callback delivery (README
+ * "Callbacks"), built exactly as a request job's. The one place step-driven runs write
+ * "execution ended". It returns CTEs for the statement that records the end, each inserting only
+ * `FROM guard` (the CTE of the execution's guarded update), so the end and what it owes commit
+ * together or not at all, and a crash can delay a callback but not lose it. Also returns the
+ * delivery to queue after the commit.
  */
-export async function writeExecutionEnded(client: pg.PoolClient, ended: ExecutionEnded): Promise<{ callbackId: string | null }> {
+export function executionEndedWrites(b: SqlBuilder, ended: ExecutionEnded, guard: string): { ctes: string[]; callbackId: string | null } {
   const delivery = callbackDelivery({
     workspaceId: ended.workspaceId,
     executionId: ended.executionId,
@@ -42,11 +44,14 @@ export async function writeExecutionEnded(client: pg.PoolClient, ended: Executio
     }),
     now: ended.at,
   });
-  if (!delivery) return { callbackId: null };
-  await client.query(
-    `INSERT INTO deliveries (id, workspace_id, execution_id, kind, event, url, payload, status, next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8)`,
-    [delivery.id, delivery.workspaceId, delivery.executionId, delivery.kind, delivery.event, delivery.url, JSON.stringify(delivery.payload), ended.at],
-  );
-  return { callbackId: delivery.id };
+  if (!delivery) return { ctes: [], callbackId: null };
+  const at = b.param(ended.at);
+  const values = [delivery.id, delivery.workspaceId, delivery.executionId, delivery.kind, delivery.event, delivery.url, JSON.stringify(delivery.payload)].map((v) => b.param(v));
+  return {
+    ctes: [
+      `callback AS (INSERT INTO deliveries (id, workspace_id, execution_id, kind, event, url, payload, status, next_attempt_at, created_at, updated_at)
+        SELECT ${values.slice(0, 6).map((v) => `${v}::text`).join(', ')}, ${values[6]}::jsonb, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz FROM ${guard})`,
+    ],
+    callbackId: delivery.id,
+  };
 }

@@ -14,6 +14,11 @@ import type { Run } from './load-run.js';
 import type { StepAttemptWrite } from './record-turn.js';
 import type { HttpStep } from './step-schema.js';
 
+/** Whether text could parse as JSON at all, judged by its first character past whitespace (and a BOM). */
+export function mayBeJson(text: string): boolean {
+  return /^[\s\uFEFF]*[[{"\-0-9tfn]/.test(text);
+}
+
 export interface HttpStepAttempt {
   attempt: StepAttemptWrite;
   verdict: AttemptVerdict;
@@ -73,7 +78,8 @@ export async function attemptHttpStep(deps: RunAttemptDeps, run: Run, step: Http
   // Masked before anything is kept or extracted, so a secret echoed back never reaches a record or the context.
   const maskedBody = maskSecrets(bodyText, prepared.secretValues);
   const preview = bodyPreview(Buffer.from(maskedBody, 'utf8'));
-  const parsed = parseJsonBody(maskedBody);
+  // A body that cannot be JSON is not handed to JSON.parse: a throw per plain-text answer costs more than the call.
+  const parsed = mayBeJson(maskedBody) ? parseJsonBody(maskedBody) : { isJson: false as const };
   return {
     attempt: { ...base, statusCode: result.statusCode, bodyPreview: preview, responseHeaders: maskSecretHeaders(result.headers, prepared.secretValues) },
     verdict,

@@ -3,7 +3,7 @@ import { inTransaction, SqlBuilder } from '../db/client.js';
 import { newId } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
 import { writeApprovalRequired, type ApprovalRequiredEvent } from './approval-required.js';
-import { writeExecutionEnded } from './execution-ended.js';
+import { executionEndedWrites } from './execution-ended.js';
 import { changeContextIn, type ContextChanges } from './job-context.js';
 import type { Run, StepRow } from './load-run.js';
 
@@ -101,7 +101,7 @@ function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, last
  * step's record and its attempt. A step about to wait is written only if no park turned the wait
  * into a manual park; the wait is then entered when the run is resumed.
  */
-function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: FinalState['response']): { name: string; text: string; values: unknown[] } {
+function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: FinalState['response']): { statement: { name: string; text: string; values: unknown[] }; callbackId: string | null } {
   const b = new SqlBuilder();
   const sets = executionSets(b, run, rec, now, lastResponse);
   const ctes = [
@@ -136,7 +136,30 @@ function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
         SELECT ${a.map((v, i) => `${v}::${attemptTypes[i]}`).join(', ')}, ${at}::timestamptz FROM moved)`);
     }
   }
-  return named(`WITH ${ctes.join(', ')} SELECT status, waiting_reason FROM moved`, b.values);
+  let callbackId: string | null = null;
+  if (rec.state.status === 'final') {
+    const { final } = rec.state;
+    const ended = executionEndedWrites(
+      b,
+      {
+        workspaceId: run.exe.workspaceId,
+        executionId: run.exe.id,
+        job: { id: run.exe.jobId, name: run.exe.jobName },
+        outcome: final.status,
+        statusCode: lastResponse?.statusCode ?? null,
+        bodyPreview: lastResponse?.bodyPreview ?? null,
+        errorClass: final.errorClass,
+        output: rec.context,
+        onSuccessUrl: run.exe.onSuccessUrl,
+        onFailureUrl: run.exe.onFailureUrl,
+        at: now,
+      },
+      'moved',
+    );
+    ctes.push(...ended.ctes);
+    callbackId = ended.callbackId;
+  }
+  return { statement: named(`WITH ${ctes.join(', ')} SELECT status, waiting_reason FROM moved`, b.values), callbackId };
 }
 
 // A recording's text depends only on its shape (which state, whether a step and an attempt are
@@ -151,70 +174,47 @@ function named(text: string, values: unknown[]): { name: string; text: string; v
   return { name, text, values };
 }
 
-/** The run's last HTTP response, for a run that ends on something other than a response. */
-async function lastResponse(client: pg.PoolClient | pg.Pool, executionId: string): Promise<FinalState['response']> {
-  const { rows } = await client.query<{ status_code: number; body_preview: string | null }>(
-    `SELECT status_code, body_preview FROM step_attempts WHERE execution_id = $1 AND status_code IS NOT NULL
-      ORDER BY step_index DESC, number DESC LIMIT 1`,
-    [executionId],
-  );
+/** The run's last HTTP response, for a run that ends on something other than a response (attempts are never changed, so no transaction is needed). */
+async function lastResponse(pool: pg.Pool, executionId: string): Promise<FinalState['response']> {
+  const { rows } = await pool.query<{ status_code: number; body_preview: string | null }>({
+    name: 'last-step-response',
+    text: `SELECT status_code, body_preview FROM step_attempts WHERE execution_id = $1 AND status_code IS NOT NULL
+            ORDER BY step_index DESC, number DESC LIMIT 1`,
+    values: [executionId],
+  });
   return rows[0] ? { statusCode: rows[0].status_code, bodyPreview: rows[0].body_preview } : null;
 }
 
 type RecordedRow = { status: string; waiting_reason: string | null };
 
-/** What a recording writes beyond its one statement: an end's callback, an approval's event, the context store. */
-async function followUps(deps: Pick<Deps, 'logger'>, client: pg.PoolClient, run: Run, rec: TurnRecord, row: RecordedRow, response: FinalState['response'], now: Date): Promise<string | null> {
-  if (rec.storeChanges && Object.keys(rec.storeChanges).length > 0) {
-    const changed = await changeContextIn(client, run.exe.jobId, rec.storeChanges, now);
-    if ('problems' in changed) throw new ContextLimitError(changed.problems.map((p) => `${p.path}: ${p.message}`).join('; '));
-  }
-  // Parked before entering the wait: the wait, and its announcement, come when the run is resumed.
-  if (rec.approval && row.waiting_reason !== 'manual') await writeApprovalRequired(client, rec.approval, deps.logger);
-  if (rec.state.status !== 'final') return null;
-  const { final } = rec.state;
-  const ended = await writeExecutionEnded(client, {
-    workspaceId: run.exe.workspaceId,
-    executionId: run.exe.id,
-    job: { id: run.exe.jobId, name: run.exe.jobName },
-    outcome: final.status,
-    statusCode: response?.statusCode ?? null,
-    bodyPreview: response?.bodyPreview ?? null,
-    errorClass: final.errorClass,
-    output: rec.context,
-    onSuccessUrl: run.exe.onSuccessUrl,
-    onFailureUrl: run.exe.onFailureUrl,
-    at: now,
-  });
-  return ended.callbackId;
-}
-
 /**
  * Records one move of a turn. The execution's update comes first and is guarded by its status
  * and turn count, so a worker that lost its lease, or a second recording of the same turn,
- * changes nothing. A move that only changes the run and its step (most of them) is one
- * statement; an end, an approval wait or values for the context store make it a transaction.
- * Throws ContextLimitError (after rolling back) when the job's context store refuses the step's
- * extract_to_context values.
+ * changes nothing. The move, its step, its attempt and what an end owes are one statement; an
+ * approval wait (its announcement) or values for the job's context store (checked against its
+ * limits under the row's lock) make it a transaction. Throws ContextLimitError (after rolling
+ * back) when the context store refuses the step's extract_to_context values.
  */
 export async function recordTurn(deps: Pick<Deps, 'pool' | 'clock' | 'logger'>, run: Run, rec: TurnRecord): Promise<Recorded> {
   const now = deps.clock.now();
   const final = rec.state.status === 'final' ? rec.state.final : null;
-  const simple = !final && !rec.approval && Object.keys(rec.storeChanges ?? {}).length === 0;
+  const storeChanges = rec.storeChanges ?? {};
   try {
-    if (simple) {
-      const statement = recordStatement(run, rec, now, null);
-      const { rows } = await deps.pool.query<RecordedRow>(statement);
-      if (rows.length === 0) return { recorded: false };
-      return { recorded: true, status: rows[0].status, waitingReason: rows[0].waiting_reason, callbackId: null };
-    }
+    const response = final ? (final.response !== undefined ? final.response : await lastResponse(deps.pool, run.exe.id)) : null;
+    const { statement, callbackId } = recordStatement(run, rec, now, response);
+    const recorded = (row: RecordedRow | undefined): Recorded =>
+      row ? { recorded: true, status: row.status, waitingReason: row.waiting_reason, callbackId } : { recorded: false };
+    if (!rec.approval && Object.keys(storeChanges).length === 0) return recorded((await deps.pool.query<RecordedRow>(statement)).rows[0]);
     return await inTransaction(deps.pool, async (client) => {
-      const response = final ? (final.response !== undefined ? final.response : await lastResponse(client, run.exe.id)) : null;
-      const statement = recordStatement(run, rec, now, response);
-      const { rows } = await client.query<RecordedRow>(statement);
-      if (rows.length === 0) throw new NotRecorded();
-      const callbackId = await followUps(deps, client, run, rec, rows[0], response, now);
-      return { recorded: true as const, status: rows[0].status, waitingReason: rows[0].waiting_reason, callbackId };
+      const [row] = (await client.query<RecordedRow>(statement)).rows;
+      if (!row) throw new NotRecorded();
+      if (Object.keys(storeChanges).length > 0) {
+        const changed = await changeContextIn(client, run.exe.jobId, storeChanges, now);
+        if ('problems' in changed) throw new ContextLimitError(changed.problems.map((p) => `${p.path}: ${p.message}`).join('; '));
+      }
+      // Parked before entering the wait: the wait, and its announcement, come when the run is resumed.
+      if (rec.approval && row.waiting_reason !== 'manual') await writeApprovalRequired(client, rec.approval, deps.logger);
+      return recorded(row);
     });
   } catch (error) {
     if (error instanceof NotRecorded) return { recorded: false };
