@@ -20,6 +20,8 @@ const RESUMES_IN_FLIGHT = 64;
 export interface ResumeRecord {
   executionId: string;
   sentAt: number;
+  /** When the answer to the resume was in. */
+  answeredAt: number;
   status: number;
 }
 
@@ -35,9 +37,9 @@ async function resumeAll(): Promise<ResumeRecord[]> {
     const call = fetch(`${serviceUrl}${new URL(resumeUrl).pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })
       .then(async (res) => {
         await res.arrayBuffer();
-        records.push({ executionId, sentAt, status: res.status });
+        records.push({ executionId, sentAt, answeredAt: Date.now(), status: res.status });
       })
-      .catch(() => void records.push({ executionId, sentAt, status: 0 }))
+      .catch(() => void records.push({ executionId, sentAt, answeredAt: Date.now(), status: 0 }))
       .finally(() => inFlight.delete(call));
     inFlight.add(call);
   };

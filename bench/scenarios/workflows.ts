@@ -94,7 +94,16 @@ async function threeStepRuns(ctx: BenchContext, baseUrl: string, runs: number): 
       { scenario: SCENARIO, name: 'resume to next step: p50', value: latency?.p50 ?? null, unit: 'ms', problems },
       { scenario: SCENARIO, name: 'resume to next step: p99', value: latency?.p99 ?? null, unit: 'ms', target: TARGETS.resumeToNextStepP99Ms, problems },
     ],
-    details: { runs, steps, byStatus: result.byStatus, spanSeconds, resumeToNextStepMs: latency, badResumes },
+    // Where the time went: answering the resume (API), and from that answer to the next request (queue, executor).
+    details: {
+      runs,
+      steps,
+      byStatus: result.byStatus,
+      spanSeconds,
+      resumeToNextStepMs: latency,
+      resumeAnsweredMs: summarize(resumes.map((r) => r.answeredAt - r.sentAt)),
+      badResumes,
+    },
   };
 }
 
