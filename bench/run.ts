@@ -22,6 +22,7 @@ import { monitors } from './scenarios/monitors.js';
 import { notifications } from './scenarios/notifications.js';
 import { schedulesFootprint } from './scenarios/schedules-footprint.js';
 import { throughput } from './scenarios/throughput.js';
+import { workflows } from './scenarios/workflows.js';
 import type { Scenario, ScenarioResult } from './scenarios/types.js';
 
 const SCENARIOS: Record<ScenarioName, Scenario> = {
@@ -32,6 +33,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   api,
   notifications,
   monitors,
+  workflows,
 };
 
 const resultsDir = path.join(repoRoot, 'bench', 'results');

@@ -1,5 +1,6 @@
 // Turns an autocannon result into requests/s and latency percentiles, refusing runs whose
 // answers were not the expected ones: a fast stream of 401s or 500s is not a fast API.
+import type autocannon from 'autocannon';
 
 /** The part of autocannon's result this reads (autocannon.Result is a superset). */
 export interface LoadResult {
@@ -10,6 +11,19 @@ export interface LoadResult {
   timeouts: number;
   non2xx: number;
   statusCodeStats?: Record<string, { count: number }>;
+}
+
+/** The LoadResult of an autocannon run. */
+export function loadResultOf(r: autocannon.Result): LoadResult {
+  return {
+    requests: { average: r.requests.average, total: r.requests.total },
+    latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, average: r.latency.average },
+    duration: r.duration,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    statusCodeStats: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, { count: s?.count ?? 0 }])),
+  };
 }
 
 export interface LoadSummary {

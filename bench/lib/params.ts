@@ -62,6 +62,15 @@ export interface Params {
     /** The notifier's CPU is measured over this long with nothing due. */
     idleWindowMs: number;
   };
+  workflows: {
+    /** Three-step runs (http, wait_for_webhook resumed by the load process, http). */
+    runs: number;
+    /** Triggers posted at once to one webhook_trigger job. */
+    triggers: number;
+    triggerConnections: number;
+    /** Give up on a part of the scenario after this long. */
+    timeoutMs: number;
+  };
 }
 
 export const FULL: Params = {
@@ -73,6 +82,7 @@ export const FULL: Params = {
   api: { executions: 1_000_000, postRate: 500, getRate: 50, durationSeconds: 15, warmupSeconds: 2, connections: 50 },
   notifications: { executions: 10_000, stallMs: 30_000 },
   monitors: { monitors: 100_000, goingDown: 1_000, idleWindowMs: 10_000 },
+  workflows: { runs: 1_000, triggers: 10_000, triggerConnections: 100, timeoutMs: 300_000 },
 };
 
 export const QUICK: Params = {
@@ -84,6 +94,7 @@ export const QUICK: Params = {
   api: { executions: 20_000, postRate: 500, getRate: 50, durationSeconds: 3, warmupSeconds: 1, connections: 50 },
   notifications: { executions: 1_000, stallMs: 15_000 },
   monitors: { monitors: 10_000, goingDown: 200, idleWindowMs: 5_000 },
+  workflows: { runs: 200, triggers: 2_000, triggerConnections: 100, timeoutMs: 120_000 },
 };
 
 /** The targets, in one place so the docs and the table cannot disagree. */
@@ -105,4 +116,5 @@ export const TARGETS = {
   deliveriesPerSecond: { op: '>=', value: 1_000 },
   eventToSentP99Ms: { op: '<', value: 2_000 },
   onDownLateMaxMs: { op: '<', value: 2_000 },
+  resumeToNextStepP99Ms: { op: '<', value: 100 },
 } satisfies Record<string, Target>;

@@ -3,7 +3,7 @@
 // other (each after a short unmeasured warm-up), with autocannon, or paced at a constant arrival
 // rate (paced.ts), and prints "RESULTS <json>".
 import autocannon from 'autocannon';
-import type { LoadResult } from '../lib/load.js';
+import { loadResultOf, type LoadResult } from '../lib/load.js';
 import { runPaced } from './paced.js';
 
 export interface LoadRun {
@@ -35,15 +35,7 @@ async function once(run: LoadRun, durationSeconds: number): Promise<LoadResult> 
     ...(run.overallRate ? { overallRate: run.overallRate } : {}),
     timeout: 10,
   });
-  return {
-    requests: { average: r.requests.average, total: r.requests.total },
-    latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, average: r.latency.average },
-    duration: r.duration,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    non2xx: r.non2xx,
-    statusCodeStats: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, { count: s?.count ?? 0 }])),
-  };
+  return loadResultOf(r);
 }
 
 const runs = JSON.parse(process.env.LOAD_SPEC ?? '[]') as LoadRun[];

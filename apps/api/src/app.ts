@@ -6,13 +6,16 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
+import { approvalsRouter } from './routers/approvals.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
 import { monitorsRouter } from './routers/monitors.router.js';
 import { pingRouter } from './routers/ping.router.js';
+import { resumeRouter } from './routers/resume.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
+import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
 
@@ -32,8 +35,12 @@ export function createApp(deps: ApiDeps): Express {
     res.setHeader('X-Request-Id', res.locals.requestId);
     next();
   });
-  // Public, and before the JSON parser: pings have a small body limit of their own.
+  // Public endpoints: the token in the path is the credential, and each reads its body with a
+  // parser and limit of its own, so they come before the API-token middleware and the JSON parser.
   app.use('/v1/ping', pingRouter(deps));
+  app.use('/v1/triggers', triggersRouter(deps));
+  app.use('/v1/resume', resumeRouter(deps));
+  app.use('/v1/approvals', approvalsRouter(deps));
   app.use(
     express.json({
       limit: '1mb',

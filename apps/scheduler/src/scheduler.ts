@@ -1,4 +1,4 @@
-import { fireDueJobs, pruneExecutions, pruneMonitorDeliveries, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
+import { expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
 
 // Retention is counted in days: pruning hourly keeps each run small without busy-looping.
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -49,6 +49,9 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
     },
     onError,
   );
+  // Wait timers live in Postgres only (docs/adr/010-step-driven-executions.md): each pass queues
+  // the waits whose time has come, so they expire within a tick, also after any restart.
+  const stopTimers = loop('wait-timers', config.schedulerTickMs, () => expireWaits(runtime), onError);
   // The loop's first run is at start-up, so a service restarted more often than hourly still prunes.
   const stopPruning = loop(
     'retention',
@@ -64,7 +67,7 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   logger.info('scheduler started', { tickMs: config.schedulerTickMs, lookaheadMs: config.schedulerLookaheadMs });
   return {
     async stop() {
-      await Promise.all([stopFiring(), stopReconciling(), stopPruning()]);
+      await Promise.all([stopFiring(), stopReconciling(), stopTimers(), stopPruning()]);
     },
   };
 }

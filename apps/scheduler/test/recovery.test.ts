@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { catalog, createJob, executionJobId, executionRow } from '@cronsvc/core';
-import { createTestContext, redisUrl, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { createTestContext, deletePrefixKeys, redisUrl, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 
 // Each test runs the apps as real processes, as `npm run start -w apps/<name>` would.
 let ctx: TestContext;
@@ -19,19 +19,6 @@ afterEach(async () => {
 });
 
 const countBy = <T>(items: T[], key: (t: T) => string) => items.reduce((m, t) => m.set(key(t), (m.get(key(t)) ?? 0) + 1), new Map<string, number>());
-
-async function deletePrefixKeys(prefix: string): Promise<number> {
-  const redis = new Redis(redisUrl);
-  let cursor = '0';
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) deleted += await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  redis.disconnect();
-  return deleted;
-}
 
 async function allFinished(jobIds: string[]) {
   return waitFor(

@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'Job', 'JobCount', 'Monitor', 'NotificationChannel', 'NotificationRule', 'Secret', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'Job', 'JobContext', 'JobCount', 'Monitor', 'NotificationChannel', 'NotificationRule', 'Secret', 'StepAttempt', 'StepExecution', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {
@@ -117,6 +117,7 @@ it('round-trips every column of every model through the Prisma client', async ()
       id: newId('job'), workspaceId: ws.id, name: 'j', kind: 'cron', state: 'active', schedule: { cron: '* * * * *' }, scheduleAnchor: now,
       request: { url: 'https://x' }, steps: [{ id: 's' }], retryPolicy: { max_attempts: 3 }, nextRunAt: now, maxConcurrentExecutions: 2,
       maxWorkflowDurationSeconds: 10, onSuccessUrl: 'https://s', onFailureUrl: 'https://f', notificationOverride: 'mute_all', idempotencyKey: 'k',
+      webhookToken: 'enc1:t', webhookTokenHash: 'th', webhookSecretHash: 'sh',
     },
   });
   const exe = await db.execution.create({
@@ -124,11 +125,23 @@ it('round-trips every column of every model through the Prisma client', async ()
       id: newId('exe'), workspaceId: ws.id, jobId: job.id, jobName: 'j', status: 'failed', source: 'schedule', scheduledFor: now, fireKey: 'fk',
       attemptCount: 1, nextAttemptAt: now, lockedUntil: now, variables: { uuid: 'u' }, finalResponse: { statusCode: 500 }, finalOutput: { a: 1 },
       errorClass: 'HTTP_5XX', errorMessage: 'm', deadLetteredAt: now, replayOfId: 'exe_o', startedAt: now, finishedAt: now, durationMs: 5,
+      triggerInput: { body: 1 }, steps: [{ id: 's' }], stepIndex: 2, context: { k: 'v' }, deadlineAt: now,
     },
   });
   await db.attempt.create({
     data: { executionId: exe.id, number: 1, status: 'HTTP_ERROR', statusCode: 500, latencyMs: 3, bodyPreview: 'b', responseHeaders: { a: 'b' }, errorClass: 'HTTP_5XX', errorMessage: 'm', startedAt: now },
   });
+  await db.stepExecution.create({
+    data: {
+      id: newId('stp'), executionId: exe.id, stepIndex: 0, stepId: 's', type: 'approval', status: 'failed', attemptCount: 1, input: { i: 1 }, output: { o: 1 },
+      extracted: { e: 1 }, errorClass: 'APPROVAL_REJECTED', errorMessage: 'm', tokenHash: 'h', waitingPayload: { w: 1 }, expiresAt: now, decision: 'rejected',
+      decidedAt: now, startedAt: now, finishedAt: now,
+    },
+  });
+  await db.stepAttempt.create({
+    data: { executionId: exe.id, stepIndex: 0, number: 1, status: 'SUCCESS', statusCode: 200, latencyMs: 2, bodyPreview: 'b', responseHeaders: { a: 'b' }, errorClass: null, errorMessage: null, startedAt: now },
+  });
+  await db.jobContext.create({ data: { jobId: job.id, entries: { cursor: '42' } } });
   await db.workspace.update({ where: { id: ws.id }, data: { previousSigningKey: 'whsec_old', signingKeyRotatedAt: now, signingKeyCreatedAt: now } });
   await db.secret.create({ data: { id: newId('sec'), workspaceId: ws.id, name: 'API_KEY', value: 'enc1:x' } });
   await db.delivery.create({
@@ -139,7 +152,10 @@ it('round-trips every column of every model through the Prisma client', async ()
   });
   const read = await db.workspace.findUniqueOrThrow({
     where: { id: ws.id },
-    include: { tokens: true, secrets: true, jobs: { include: { executions: { include: { attempts: true, deliveries: true } } } } },
+    include: {
+      tokens: true, secrets: true,
+      jobs: { include: { context: true, executions: { include: { attempts: true, deliveries: true, stepExecutions: { include: { attempts: true } } } } } },
+    },
   });
   expect(read).toMatchObject({ previousSigningKey: 'whsec_old', signingKeyRotatedAt: now, signingKeyCreatedAt: now });
   expect(read.secrets[0]).toMatchObject({ name: 'API_KEY', value: 'enc1:x' });
@@ -148,7 +164,14 @@ it('round-trips every column of every model through the Prisma client', async ()
   expect(read.jobs[0]).toMatchObject({ notificationOverride: 'mute_all', steps: [{ id: 's' }], maxWorkflowDurationSeconds: 10, nextRunAt: now });
   expect(read.jobs[0].executions[0]).toMatchObject({ fireKey: 'fk', variables: { uuid: 'u' }, lockedUntil: now, durationMs: 5, deadLetteredAt: now });
   expect(read.jobs[0].executions[0].attempts[0]).toMatchObject({ statusCode: 500, responseHeaders: { a: 'b' }, startedAt: now });
+  expect(read.jobs[0]).toMatchObject({ webhookToken: 'enc1:t', webhookTokenHash: 'th', webhookSecretHash: 'sh', context: { entries: { cursor: '42' } } });
+  expect(read.jobs[0].executions[0]).toMatchObject({ triggerInput: { body: 1 }, steps: [{ id: 's' }], stepIndex: 2, context: { k: 'v' }, deadlineAt: now });
+  expect(read.jobs[0].executions[0].stepExecutions[0]).toMatchObject({ decision: 'rejected', decidedAt: now, waitingPayload: { w: 1 }, input: { i: 1 }, tokenHash: 'h' });
+  expect(read.jobs[0].executions[0].stepExecutions[0].attempts[0]).toMatchObject({ statusCode: 200, responseHeaders: { a: 'b' } });
   await db.workspace.delete({ where: { id: ws.id } });
+  expect(await db.stepExecution.count()).toBe(0);
+  expect(await db.stepAttempt.count()).toBe(0);
+  expect(await db.jobContext.count()).toBe(0);
   expect(await db.attempt.count()).toBe(0);
   expect(await db.delivery.count()).toBe(0);
   expect(await db.secret.count()).toBe(0);

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../src/config/config.js';
 import { createRuntime, serviceLogger, type Runtime } from '../src/runtime/bootstrap.js';
 import { createWorkspace } from '../src/workspaces/workspaces.js';
+import { deletePrefixKeys } from './redis-keys.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { redisUrl, uniqueName } from './test-env.js';
 
@@ -98,14 +98,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     async close() {
       await Promise.all(children.map((c) => c.kill('SIGKILL')));
       await runtime.close();
-      const redis = new Redis(redisUrl);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.REDIS_PREFIX}:*`, 'COUNT', 1000);
-        if (keys.length) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      redis.disconnect();
+      await deletePrefixKeys(env.REDIS_PREFIX);
       await database.drop();
     },
   };

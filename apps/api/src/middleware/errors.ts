@@ -8,6 +8,12 @@ function envelope(code: string, message: string, details?: unknown) {
   return { error: { code, message, ...(details ? { details } : {}) } };
 }
 
+/** A body parser's limit in words: each endpoint has its own (1 MiB unless it says otherwise). */
+function sizeLimit(bytes: number | undefined): string {
+  if (!bytes || bytes % 1024 !== 0) return bytes ? `${bytes} bytes` : 'the limit';
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+}
+
 export const notFoundRoute: RequestHandler = (req, res) => {
   res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
 };
@@ -21,9 +27,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
-      const limit = (err as { limit?: number }).limit ?? 1024 * 1024;
-      const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${Math.round(limit / 1024)} KiB`;
-      res.status(413).json(envelope('payload_too_large', `request body is larger than ${size}`));
+      res.status(413).json(envelope('payload_too_large', `request body is larger than ${sizeLimit((err as { limit?: number }).limit)}`));
       return;
     }
     if (type === 'entity.verify.failed' && err instanceof JsonTooDeep) {

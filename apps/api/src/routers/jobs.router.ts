@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import {
-  AppError, createJob, deleteJob, findJob, importCrontab, listExecutions, listJobs, pauseJob, resumeJob, runNow,
-  serializeExecution, serializeJob, updateJob,
+  AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, listExecutions, listJobs, patchJobContext, pauseJob, resumeJob, runNow,
+  serializeExecution, serializeJob, updateJob, type JobRow,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { rulesRouter } from './rules.router.js';
@@ -11,6 +11,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export function jobsRouter(deps: ApiDeps): Router {
   const router = Router();
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;
+  const show = (job: JobRow) => serializeJob(job, deps.config);
 
   router.post('/', async (req, res) => {
     const key = req.get('Idempotency-Key');
@@ -18,36 +19,42 @@ export function jobsRouter(deps: ApiDeps): Router {
       throw AppError.validation([{ path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
     }
     const { job, created } = await createJob(deps, ws(res), req.body, key);
-    res.status(created ? 201 : 200).json(serializeJob(job));
+    res.status(created ? 201 : 200).json(show(job));
   });
   // Before the /:id routes, so "import" is never taken for a job id.
   router.post('/import', async (req, res) => {
     const { created, errors } = await importCrontab(deps, ws(res), req.body);
     // 201 even when no line was good: the answer's shape stays the same and `errors` says why.
-    res.status(201).json({ created: created.map(serializeJob), errors });
+    res.status(201).json({ created: created.map(show), errors });
   });
   router.get('/', async (req, res) => {
     const page = await listJobs(deps, ws(res), req.query);
-    res.json({ ...page, data: page.data.map(serializeJob) });
+    res.json({ ...page, data: page.data.map(show) });
   });
   router.get('/:id', async (req, res) => {
-    res.json(serializeJob(await findJob(deps.db, ws(res), req.params.id)));
+    res.json(show(await findJob(deps.db, ws(res), req.params.id)));
   });
   router.patch('/:id', async (req, res) => {
-    res.json(serializeJob(await updateJob(deps, ws(res), req.params.id, req.body)));
+    res.json(show(await updateJob(deps, ws(res), req.params.id, req.body)));
   });
   router.delete('/:id', async (req, res) => {
     await deleteJob(deps, ws(res), req.params.id);
     res.status(204).end();
   });
   router.post('/:id/pause', async (req, res) => {
-    res.json(serializeJob(await pauseJob(deps, ws(res), req.params.id)));
+    res.json(show(await pauseJob(deps, ws(res), req.params.id)));
   });
   router.post('/:id/resume', async (req, res) => {
-    res.json(serializeJob(await resumeJob(deps, ws(res), req.params.id)));
+    res.json(show(await resumeJob(deps, ws(res), req.params.id)));
   });
   router.post('/:id/run-now', async (req, res) => {
     res.status(202).json(serializeExecution(await runNow(deps, ws(res), req.params.id)));
+  });
+  router.get('/:id/context', async (req, res) => {
+    res.json(await getJobContext(deps, ws(res), req.params.id));
+  });
+  router.patch('/:id/context', async (req, res) => {
+    res.json(await patchJobContext(deps, ws(res), req.params.id, req.body));
   });
   router.get('/:id/executions', async (req, res) => {
     const job = await findJob(deps.db, ws(res), req.params.id);

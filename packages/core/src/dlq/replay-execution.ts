@@ -35,6 +35,8 @@ export async function commitReplay(deps: Pick<Deps, 'db' | 'clock'>, workspaceId
         // D6 names replay_of_id only for dlq_replay; a plain replay sets it too, so the lineage
         // of every replay is visible. It points at the execution replayed, which may itself be a replay.
         replayOfId: original.id,
+        // A step-driven replay starts from step 0 with the trigger input of the run replayed.
+        triggerInput: original.triggerInput,
       }),
     });
   });

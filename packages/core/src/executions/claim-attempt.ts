@@ -19,8 +19,6 @@ export interface ClaimedExecution {
   request: RequestSpec;
   retryPolicy: RetryPolicy;
   maxConcurrentExecutions: number;
-  onSuccessUrl: string | null;
-  onFailureUrl: string | null;
   /** The workspace's signing keys as stored, read with the claim to save a query per attempt. */
   signingKeys: StoredSigningKeys;
   /**
@@ -50,8 +48,6 @@ interface ClaimRow {
   request: RequestSpec;
   retry_policy: RetryPolicy;
   max_concurrent_executions: number;
-  on_success_url: string | null;
-  on_failure_url: string | null;
   signing_key: string;
   previous_signing_key: string | null;
   signing_key_rotated_at: Date | null;
@@ -76,8 +72,6 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     request: row.request,
     retryPolicy: row.retry_policy,
     maxConcurrentExecutions: row.max_concurrent_executions,
-    onSuccessUrl: row.on_success_url,
-    onFailureUrl: row.on_failure_url,
     signingKeys: { signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
     claimToken: row.claim_token,
   };
@@ -100,7 +94,7 @@ const CLAIM_SQL = `
        AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR $5::boolean))
          OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < now())))
     RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables, e.claim_token,
-              j.kind, j.request, j.retry_policy, j.max_concurrent_executions, j.on_success_url, j.on_failure_url,
+              j.kind, j.request, j.retry_policy, j.max_concurrent_executions,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 
 interface ClaimInput {

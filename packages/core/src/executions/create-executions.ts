@@ -1,5 +1,5 @@
 import { newId } from '../ids/ids.js';
-import type { Prisma } from '../db/client.js';
+import { Prisma } from '../db/client.js';
 import type { Deps } from '../runtime/deps.js';
 import type { ExecutionEnqueue } from '../queues/queues.js';
 
@@ -12,6 +12,8 @@ export interface NewExecution {
   source: ExecutionSource;
   scheduledFor: Date;
   replayOfId?: string;
+  /** A replay of a triggered run starts again from the same inbound request. */
+  triggerInput?: Prisma.JsonValue | null;
 }
 
 /** The unique key of a schedule fire: with its unique index, each (job, scheduled_for) fires once. */
@@ -31,6 +33,7 @@ export function executionRow(input: NewExecution): Prisma.ExecutionCreateManyInp
     fireKey: input.source === 'schedule' ? fireKey(input.jobId, input.scheduledFor) : null,
     nextAttemptAt: input.scheduledFor,
     replayOfId: input.replayOfId ?? null,
+    triggerInput: input.triggerInput ?? Prisma.DbNull,
   };
 }
 

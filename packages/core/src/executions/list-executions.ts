@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
+import type { StepExecutionRow } from './serialize-execution.js';
 import { countExecutions } from './count-executions.js';
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed'] as const;
@@ -82,10 +83,11 @@ export async function listExecutions(
   return { data, total, limit: q.limit, offset: q.offset };
 }
 
-export async function getExecution(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<ExecutionWithAttempts> {
+/** One execution with its attempts and, for a step-driven run, its step executions and their attempts. */
+export async function getExecution(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<ExecutionWithAttempts & { stepExecutions: StepExecutionRow[] }> {
   const execution = await deps.db.execution.findFirst({
     where: { id, workspaceId },
-    include: { attempts: { orderBy: { number: 'asc' } } },
+    include: { attempts: { orderBy: { number: 'asc' } }, stepExecutions: { orderBy: { stepIndex: 'asc' }, include: { attempts: true } } },
   });
   if (!execution) throw AppError.notFound('execution');
   return execution;

@@ -18,8 +18,10 @@ export interface ParkResult {
 export async function parkExecution(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ParkResult> {
   const now = deps.clock.now();
   // Whether the lease ran out is judged on the database's clock, like every lease decision (ADR 006).
+  // A step-driven run's deadline keeps running while it is parked: it becomes the park's timer.
   const atOnce = await deps.db.$executeRaw`
-    UPDATE executions SET status = 'waiting', waiting_reason = 'manual', locked_until = NULL, park_requested = false, updated_at = ${now}
+    UPDATE executions SET status = 'waiting', waiting_reason = 'manual', locked_until = NULL, park_requested = false,
+           waiting_expires_at = deadline_at, updated_at = ${now}
      WHERE id = ${id} AND workspace_id = ${workspaceId}
        AND (status = 'queued' OR (status = 'running' AND (locked_until IS NULL OR locked_until < now())))`;
   if (atOnce === 0) {

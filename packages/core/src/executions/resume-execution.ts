@@ -1,21 +1,27 @@
 import { Prisma, type ExecutionRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
+import { settleWait } from '../workflows/settle-wait.js';
 import { enqueueCommitted } from './create-executions.js';
 
 /**
  * POST /v1/executions/:id/resume (DECISIONS D6): a manually parked execution is queued again
- * and goes on with its next attempt; the attempts it made are kept.
+ * and goes on with its next attempt or step; the attempts it made are kept. A run waiting at a
+ * wait_for_webhook step completes that step with a null payload; an approval wait is decided
+ * only through its approve and reject URLs.
  */
-export async function resumeExecution(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ExecutionRow> {
+export async function resumeExecution(deps: Pick<Deps, 'db' | 'pool' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ExecutionRow> {
   const now = deps.clock.now();
   const { count } = await deps.db.execution.updateMany({
     where: { id, workspaceId, status: 'waiting', waitingReason: 'manual' },
     data: { status: 'queued', waitingReason: null, waitingPayload: Prisma.DbNull, waitingExpiresAt: null, nextAttemptAt: now },
   });
+  const webhookWait = count === 0 && (await settleWait(deps, { executionId: id, workspaceId }, { type: 'wait_for_webhook', decision: 'resumed', input: null }));
   const execution = await deps.db.execution.findFirst({ where: { id, workspaceId } });
   if (!execution) throw AppError.notFound('execution');
+  if (webhookWait) return execution;
   if (count === 0) {
+    if (execution.waitingReason === 'approval') throw AppError.invalidState('execution waits for an approval decision: use its approve_url or reject_url');
     if (execution.status === 'waiting') throw AppError.invalidState(`execution waits for ${execution.waitingReason}; it resumes through that, not manually`);
     throw AppError.invalidState(`execution is ${execution.status}; only a waiting execution can be resumed`);
   }

@@ -4,6 +4,8 @@ import { DecryptionError } from '../secrets/crypto.js';
 import { maskedPreview, maskSecretHeaders, secretMasker } from '../secrets/mask-secrets.js';
 import { signRequest } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
+import { isStepDriven } from '../workflows/step-kinds.js';
+import { runStepTurn } from '../workflows/run-steps.js';
 import { claimAttempt, extendLease, type ClaimedExecution } from './claim-attempt.js';
 import { decideAttempt, type AttemptVerdict } from './decide-attempt.js';
 import { jsonPathBudget } from './json-path.js';
@@ -12,7 +14,7 @@ import { newExecutionVariables, prepareRequest } from './prepare-request.js';
 import { recordAttempt, type AttemptRecord } from './record-attempt.js';
 
 export type RunOutcome =
-  | { done: 'succeeded' | 'failed' | 'retry' | 'parked'; executionId: string }
+  | { done: 'succeeded' | 'failed' | 'retry' | 'parked' | 'waiting'; executionId: string }
   | { retryAt: Date }
   | { skip: string };
 
@@ -31,7 +33,7 @@ export interface RunAttemptDeps extends Deps {
  * was taken over by another worker while this one stalled) stops the renewals: this worker's
  * recording will be refused too, so the takeover stands.
  */
-async function withLease<T>(deps: RunAttemptDeps, exe: ClaimedExecution, work: () => Promise<T>): Promise<T> {
+export async function withLease<T>(deps: RunAttemptDeps, exe: ClaimedExecution, work: () => Promise<T>): Promise<T> {
   const leaseMs = deps.config.executionLeaseMs;
   const timer = setInterval(() => {
     extendLease(deps.pool, exe.id, exe.claimToken, leaseMs).then(
@@ -95,7 +97,7 @@ async function attempt(deps: RunAttemptDeps, exe: ClaimedExecution, number: numb
 }
 
 /** Queued executions of a capped job that can take the slot this one just gave back. */
-async function wakeWaitingSiblings(deps: RunAttemptDeps, exe: ClaimedExecution): Promise<void> {
+export async function wakeWaitingSiblings(deps: RunAttemptDeps, exe: ClaimedExecution): Promise<void> {
   const waiting = await deps.db.execution.findMany({
     where: { jobId: exe.jobId, finishedAt: null, status: 'queued', nextAttemptAt: { lte: deps.clock.now() } },
     orderBy: { nextAttemptAt: 'asc' },
@@ -105,7 +107,7 @@ async function wakeWaitingSiblings(deps: RunAttemptDeps, exe: ClaimedExecution):
   await deps.queues.wakeExecutions(waiting.map((w) => ({ executionId: w.id, attempt: w.attemptCount + 1 })));
 }
 
-async function afterCommit(deps: RunAttemptDeps, executionId: string, steps: ((() => Promise<unknown>) | null)[]): Promise<void> {
+export async function afterCommit(deps: RunAttemptDeps, executionId: string, steps: ((() => Promise<unknown>) | null)[]): Promise<void> {
   for (const step of steps) {
     if (!step) continue;
     try {
@@ -124,10 +126,13 @@ export async function runAttempt(deps: RunAttemptDeps, executionId: string): Pro
     const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
     if (!('claimed' in claim)) return claim;
     const exe = claim.claimed;
+    // The runner is chosen by the job's kind (docs/adr/010-step-driven-executions.md).
+    if (isStepDriven(exe.jobKind)) return { stepDriven: exe };
     const number = exe.attemptCount + 1;
     const startedAt = deps.clock.now();
     return { exe, number, startedAt, record: await attempt(deps, exe, number) };
   });
+  if ('stepDriven' in made && made.stepDriven) return runStepTurn(deps, made.stepDriven);
   if (!('exe' in made)) return made;
   const { exe, number, startedAt, record } = made;
   const recorded = await recordAttempt(deps, exe, number, startedAt, record);

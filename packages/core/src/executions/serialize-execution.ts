@@ -1,4 +1,6 @@
-import type { AttemptRow, ExecutionRow } from '../db/client.js';
+import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
+
+export type StepExecutionRow = Prisma.StepExecutionGetPayload<{ include: { attempts: true } }>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -22,8 +24,32 @@ export function serializeAttempt(a: AttemptView): Record<string, unknown> {
   };
 }
 
-/** The execution as the API shows it (SPEC 2.5, DECISIONS D6); attempts only when loaded. */
-export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[] }): Record<string, unknown> {
+/** One step of a step-driven execution as the API shows it under `step_executions`. */
+export function serializeStepExecution(s: StepExecutionRow): Record<string, unknown> {
+  return {
+    id: s.id,
+    step_id: s.stepId,
+    step_index: s.stepIndex,
+    type: s.type,
+    status: s.status,
+    attempt_count: s.attemptCount,
+    attempts: [...s.attempts].sort((a, b) => a.number - b.number).map(serializeAttempt),
+    started_at: iso(s.startedAt),
+    finished_at: iso(s.finishedAt),
+    output: s.output,
+    extracted: s.extracted,
+    error_class: s.errorClass,
+    error_message: s.errorMessage,
+    ...(s.type === 'http'
+      ? {}
+      : { waiting_payload: s.waitingPayload, expires_at: iso(s.expiresAt), decision: s.decision, decided_at: iso(s.decidedAt), input: s.input }),
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
+  };
+}
+
+/** The execution as the API shows it (SPEC 2.5, DECISIONS D6); attempts and step executions only when loaded. */
+export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[]; stepExecutions?: StepExecutionRow[] }): Record<string, unknown> {
   return {
     id: e.id,
     job_id: e.jobId,
@@ -33,6 +59,8 @@ export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[] 
     scheduled_for: iso(e.scheduledFor),
     attempt_count: e.attemptCount,
     ...(e.attempts ? { attempts: e.attempts.map(serializeAttempt) } : {}),
+    ...(e.stepExecutions ? { step_executions: e.stepExecutions.map(serializeStepExecution) } : {}),
+    trigger_input: e.triggerInput,
     final_response: e.finalResponse,
     final_output: e.finalOutput,
     error_class: e.errorClass,

@@ -2,6 +2,7 @@ import type { Db, Prisma } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { storedValueBytes } from '../secrets/crypto.js';
 import { jobSecretBytesProblem } from '../secrets/secret-value.js';
+import { stepTemplateProblems } from '../templates/step-template.js';
 import { findReferences, unknownVariableProblems, type Reference } from '../templates/template.js';
 import type { JobInput } from './job-schema.js';
 
@@ -20,15 +21,24 @@ async function missingSecretProblems(db: Db | Prisma.TransactionClient, workspac
 }
 
 /**
- * Save-time checks of a request's placeholders (DECISIONS D5): every one names a known variable
+ * Save-time checks of a job's placeholders (DECISIONS D5; README "Workflows" for steps): every
+ * one names a known variable (for steps also `context` and, in webhook_trigger jobs, `trigger`)
  * and every secret exists in the workspace. Every problem is reported at once, each at its exact
- * path. (That the URL is still an http(s) URL once rendered is the job schema's url rule, run
+ * path. (That a URL is still an http(s) URL once rendered is the job schema's url rule, run
  * on placeholderSafeUrl(url).)
  */
-export async function checkJobReferences(db: Db | Prisma.TransactionClient, workspaceId: string, job: Pick<JobInput, 'request'>): Promise<void> {
-  if (!job.request) return;
-  const references = findReferences(job.request);
-  const problems = unknownVariableProblems(references);
+export async function checkJobReferences(db: Db | Prisma.TransactionClient, workspaceId: string, job: Pick<JobInput, 'kind' | 'request' | 'steps'>): Promise<void> {
+  const problems: ErrorDetail[] = [];
+  const references: Reference[] = [];
+  if (job.request) {
+    references.push(...findReferences(job.request));
+    problems.push(...unknownVariableProblems(references));
+  }
+  if (job.steps) {
+    const found = stepTemplateProblems(job.steps, job.kind);
+    problems.push(...found.problems);
+    references.push(...found.secrets.map((s) => ({ path: s.path, placeholder: `{{secret.${s.name}}}`, variable: { kind: 'secret' as const, name: s.name } })));
+  }
   problems.push(...(await missingSecretProblems(db, workspaceId, references)));
   if (problems.length > 0) throw AppError.validation(problems);
 }

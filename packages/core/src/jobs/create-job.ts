@@ -4,24 +4,19 @@ import { newId } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
-import { jobSchema, STEP_KINDS, type JobInput } from './job-schema.js';
+import { jobSchema, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
 import { jobFields } from './job-data.js';
 import { insertJob } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
 import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
+import { webhookColumns } from '../workflows/webhook-credentials.js';
 
 export interface CreateJobResult {
   job: JobRow;
   /** False when an Idempotency-Key matched an existing job, which is returned instead. */
   created: boolean;
-}
-
-export function assertSupportedKind(kind: string): void {
-  if ((STEP_KINDS as readonly string[]).includes(kind)) {
-    throw AppError.validation([{ path: 'kind', message: `${kind} jobs are not supported by this version yet` }]);
-  }
 }
 
 const jobWithKey = (deps: Deps, workspaceId: string, idempotencyKey: string) => deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
@@ -35,7 +30,6 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   const now = deps.clock.now();
   const input = validate<JobInput>(jobSchema, body, { context: { now } });
   if (input.state === 'completed') throw AppError.validation([{ path: 'state', message: 'a new job cannot be completed' }]);
-  assertSupportedKind(input.kind);
   checkJobTargets(deps.config, input);
   await checkJobReferences(deps.db, workspaceId, input);
 
@@ -49,6 +43,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
+    ...webhookColumns(deps.config.secretsEncryptionKey, input, null, input.webhook_secret !== undefined),
   };
   // A one_time job commits its first execution with it, in the same statement.
   const fire = input.kind === 'one_time' && input.state === 'active' ? { executionId: newId('exe'), scheduledFor: now } : null;

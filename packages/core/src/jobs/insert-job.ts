@@ -23,6 +23,9 @@ interface JobRecord {
   on_failure_url: string | null;
   notification_override: string;
   idempotency_key: string | null;
+  webhook_token: string | null;
+  webhook_token_hash: string | null;
+  webhook_secret_hash: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -59,6 +62,9 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'idempotency_key', type: 'text', value: (j) => j.idempotencyKey },
   { name: 'created_at', type: 'timestamptz', value: (j) => isoText(j.createdAt) },
   { name: 'updated_at', type: 'timestamptz', value: (j) => isoText(j.updatedAt) },
+  { name: 'webhook_token', type: 'text', value: (j) => j.webhookToken },
+  { name: 'webhook_token_hash', type: 'text', value: (j) => j.webhookTokenHash },
+  { name: 'webhook_secret_hash', type: 'text', value: (j) => j.webhookSecretHash },
 ];
 
 const INPUT_COLUMNS: readonly Column<NewJob>[] = [
@@ -108,6 +114,9 @@ function jobFromRecord(r: JobRecord): JobRow {
     onFailureUrl: r.on_failure_url,
     notificationOverride: r.notification_override,
     idempotencyKey: r.idempotency_key,
+    webhookToken: r.webhook_token,
+    webhookTokenHash: r.webhook_token_hash,
+    webhookSecretHash: r.webhook_secret_hash,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

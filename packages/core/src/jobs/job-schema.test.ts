@@ -31,8 +31,8 @@ const recurring = (extra: Input = {}): Input => ({ name: 'ping', kind: 'recurrin
 const cron = (extra: Input = {}): Input => ({ name: 'nightly', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: URL }, ...extra });
 const scheduled = (runAt: unknown, extra: Input = {}): Input => ({ name: 'later', kind: 'scheduled', schedule: { run_at: runAt }, request: { url: URL }, ...extra });
 const oneTime = (extra: Input = {}): Input => ({ name: 'once', kind: 'one_time', request: { url: URL }, ...extra });
-const workflow = (extra: Input = {}): Input => ({ name: 'flow', kind: 'workflow', schedule: { cron: '0 * * * *' }, steps: [{ name: 'first' }], ...extra });
-const webhook = (extra: Input = {}): Input => ({ name: 'hook', kind: 'webhook_trigger', steps: [{ name: 'first' }], ...extra });
+const workflow = (extra: Input = {}): Input => ({ name: 'flow', kind: 'workflow', schedule: { cron: '0 * * * *' }, steps: [{ id: 'first', type: 'wait_for_webhook' }], ...extra });
+const webhook = (extra: Input = {}): Input => ({ name: 'hook', kind: 'webhook_trigger', steps: [{ id: 'first', type: 'wait_for_webhook' }], ...extra });
 const withRequest = (request: Input): Input => recurring({ request: { url: URL, ...request } });
 const withRetry = (retry_policy: Input): Input => recurring({ retry_policy });
 
@@ -412,7 +412,7 @@ describe('jobSchema fields by kind', () => {
   });
 
   it('rejects steps on request jobs', () => {
-    expect(pathsOf(recurring({ steps: [{ name: 'x' }] }))).toEqual(['steps']);
+    expect(pathsOf(recurring({ steps: [{ id: 'x', type: 'wait_for_webhook' }] }))).toEqual(['steps']);
   });
 
   it('accepts webhook_secret only on webhook_trigger jobs', () => {

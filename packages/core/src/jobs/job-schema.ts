@@ -5,6 +5,7 @@ import { validateAssertions } from '../executions/response-assertions.js';
 import { validateMatcher } from '../executions/response-matcher.js';
 import { validateOutputTemplate } from '../executions/output-template.js';
 import { MAX_JOB_JSON_DEPTH, nestedDeeperThan } from '../validation/json-depth.js';
+import { buildStepsSchema, type Step } from '../workflows/step-schema.js';
 
 export const JOB_KINDS = ['recurring', 'cron', 'scheduled', 'one_time', 'workflow', 'webhook_trigger'] as const;
 export const REQUEST_KINDS = ['recurring', 'cron', 'scheduled', 'one_time'] as const;
@@ -136,7 +137,7 @@ export const jobSchema = Joi.object({
     otherwise: Joi.object({ timezone: timezoneRejected }).forbidden().messages({ 'any.unknown': 'is not used by one_time and webhook_trigger jobs' }),
   }),
   request: Joi.when('kind', { is: Joi.valid(...REQUEST_KINDS), then: requestSchema.required(), otherwise: absentFor('step-driven jobs') }),
-  steps: Joi.when('kind', { is: Joi.valid(...STEP_KINDS), then: Joi.array().min(1).max(50).required(), otherwise: absentFor('request jobs') }),
+  steps: Joi.when('kind', { is: Joi.valid(...STEP_KINDS), then: buildStepsSchema(requestSchema).required(), otherwise: absentFor('request jobs') }),
   retry_policy: retryPolicySchema.default(),
   max_concurrent_executions: Joi.number().integer().min(0).max(10_000),
   max_workflow_duration_seconds: Joi.when('kind', {
@@ -171,7 +172,7 @@ export interface JobInput {
   state: (typeof JOB_STATES)[number];
   schedule?: { every_n_minutes?: number; cron?: string; run_at?: string };
   request?: RequestSpec;
-  steps?: unknown[];
+  steps?: Step[];
   retry_policy: RetryPolicy;
   max_concurrent_executions?: number;
   max_workflow_duration_seconds?: number;

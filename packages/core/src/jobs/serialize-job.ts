@@ -1,9 +1,15 @@
+import type { Config } from '../config/config.js';
 import type { JobRow } from '../db/client.js';
+import { triggerUrl } from '../workflows/public-urls.js';
+import { revealWebhookToken } from '../workflows/webhook-credentials.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The job as the API shows it (SPEC 2.1, DECISIONS D3). */
-export function serializeJob(job: JobRow): Record<string, unknown> {
+/**
+ * The job as the API shows it (SPEC 2.1, DECISIONS D3). A webhook_trigger job shows its trigger
+ * token (decrypted with the configured key) and URL, and whether a shared secret is set.
+ */
+export function serializeJob(job: JobRow, config: Pick<Config, 'secretsEncryptionKey' | 'publicBaseUrl'>): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: job.id,
     name: job.name,
@@ -19,6 +25,14 @@ export function serializeJob(job: JobRow): Record<string, unknown> {
     max_concurrent_executions: job.maxConcurrentExecutions,
   });
   if (job.maxWorkflowDurationSeconds !== null) out.max_workflow_duration_seconds = job.maxWorkflowDurationSeconds;
+  if (job.kind === 'webhook_trigger') {
+    const token = revealWebhookToken(config.secretsEncryptionKey, job);
+    Object.assign(out, {
+      webhook_token: token,
+      trigger_url: token === null ? null : triggerUrl(config.publicBaseUrl, token),
+      webhook_secret_configured: job.webhookSecretHash !== null,
+    });
+  }
   Object.assign(out, {
     on_success_url: job.onSuccessUrl,
     on_failure_url: job.onFailureUrl,

@@ -9,7 +9,7 @@ import { plannedNextRun } from './job-plan.js';
 import { jobColumns } from './job-data.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
-import { assertSupportedKind } from './create-job.js';
+import { webhookColumns } from '../workflows/webhook-credentials.js';
 import { cancelPendingFires, lockJob } from './job-store.js';
 
 const UPDATABLE = [
@@ -87,7 +87,6 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
     const scheduleTouched = 'schedule' in patch || 'kind' in patch || (patch.state === 'active' && job.state !== 'active');
     // Only a schedule being set now must lie in the future; a stored run_at that has passed stays valid.
     const input = validate<JobInput>(jobSchema, merged, { context: { now: scheduleTouched ? now : new Date(0) } });
-    assertSupportedKind(input.kind);
     allowedStateChange(job, input);
     checkJobTargets(deps.config, input);
     await checkJobReferences(tx, workspaceId, input);
@@ -99,6 +98,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
       where: { id: job.id },
       data: {
         ...jobColumns(input),
+        ...webhookColumns(deps.config.secretsEncryptionKey, input, job, 'webhook_secret' in patch),
         scheduleAnchor: anchor,
         nextRunAt: replan ? plannedNextRun({ ...input, schedule: input.schedule ?? null, scheduleAnchor: anchor }, now) : job.nextRunAt,
       },

@@ -39,8 +39,18 @@ export function parseVariable(expression: string): Variable | null {
   return null;
 }
 
+/** Every placeholder in `text`, as written and with the expression between its braces (trimmed). */
+export function placeholderExpressions(text: string): { placeholder: string; expression: string }[] {
+  return [...text.matchAll(PLACEHOLDER)].map((m) => ({ placeholder: m[0], expression: m[1] }));
+}
+
+/** Replaces each placeholder, in one pass, by what `value` gives for its expression; null leaves it as written. */
+export function replacePlaceholders(text: string, value: (expression: string) => string | null): string {
+  return text.replace(PLACEHOLDER, (whole: string, expression: string) => value(expression) ?? whole);
+}
+
 export function findPlaceholders(text: string): { placeholder: string; variable: Variable | null }[] {
-  return [...text.matchAll(PLACEHOLDER)].map((m) => ({ placeholder: m[0], variable: parseVariable(m[1]) }));
+  return placeholderExpressions(text).map((p) => ({ placeholder: p.placeholder, variable: parseVariable(p.expression) }));
 }
 
 /** Every string a request's variables render in, with the path an error should name (`request.body.items[2]`). */
@@ -79,12 +89,14 @@ export function referencedSecretNames(references: Reference[]): string[] {
  * saved before those checks can still carry one.
  */
 export function renderString(text: string, values: VariableValues): string {
-  return text.replace(PLACEHOLDER, (whole: string, expression: string) => {
-    const variable = parseVariable(expression);
-    if (variable === null) return whole;
-    if (variable.kind === 'secret') return values.secrets.get(variable.name) ?? whole;
-    return values[variable.kind];
-  });
+  return replacePlaceholders(text, (expression) => variableValue(parseVariable(expression), values));
+}
+
+/** A variable's rendered value; null for no variable, or a secret missing from `values`. */
+export function variableValue(variable: Variable | null, values: VariableValues): string | null {
+  if (variable === null) return null;
+  if (variable.kind === 'secret') return values.secrets.get(variable.name) ?? null;
+  return values[variable.kind];
 }
 
 /** Renders the URL, header values (not names), a string body and every string value at any depth of a JSON body. */

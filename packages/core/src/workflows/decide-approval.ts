@@ -1,0 +1,24 @@
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../runtime/deps.js';
+import { hashToken } from '../workspaces/workspaces.js';
+import { settleWait } from './settle-wait.js';
+
+export type ApprovalDecision = 'approved' | 'rejected';
+
+/**
+ * POST /v1/approvals/:token/approve|reject (DECISIONS D7): the first decision counts and queues
+ * the run; a token already decided (or expired) answers 409 already_decided, an unknown one 404.
+ */
+export async function decideApproval(
+  deps: Pick<Deps, 'db' | 'pool' | 'clock' | 'queues' | 'logger'>,
+  token: string,
+  decision: ApprovalDecision,
+  input: unknown,
+): Promise<{ status: ApprovalDecision; execution_id: string }> {
+  const tokenHash = hashToken(token);
+  const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input });
+  if (settled) return { status: decision, execution_id: settled.executionId };
+  const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true } });
+  if (!step || step.type !== 'approval') throw new AppError('not_found', 'no approval has this token');
+  throw new AppError('already_decided', `this approval is already ${step.decision ?? 'closed'}`);
+}

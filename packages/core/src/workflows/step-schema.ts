@@ -1,0 +1,117 @@
+import Joi from 'joi';
+import { jsonPathProblem } from '../executions/json-path.js';
+import type { RequestSpec } from '../jobs/job-schema.js';
+
+/**
+ * The steps of a step-driven job (README "Workflows"). Built from the request schema that the
+ * job schema passes in, so an http step's url, method, headers, timeout and response checks are
+ * validated exactly like a request job's (and any hardening of those rules applies to both),
+ * without this module importing the job schema back.
+ */
+
+export const STEP_TYPES = ['http', 'wait_for_webhook', 'approval'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+/** Step ids name steps in records and URLs; context keys are template names (`{{context.<key>}}`). */
+export const STEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const CONTEXT_KEY = /^[A-Za-z0-9_-]{1,128}$/;
+export const MAX_STEPS = 50;
+export const MAX_EXTRACTS = 50;
+/** A wait may be as long as the longest run (max_workflow_duration_seconds is at most 7200). */
+export const MAX_WAIT_SECONDS = 7200;
+const MAX_JSON_DEPTH = 64;
+
+interface StepBase {
+  id: string;
+  extract?: Record<string, string>;
+  extract_to_context?: Record<string, string>;
+}
+export interface HttpStep extends StepBase {
+  type: 'http';
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body_template?: unknown;
+  timeout_seconds: number;
+  success_statuses: number[];
+  response_matcher?: RequestSpec['response_matcher'];
+  response_assertions?: RequestSpec['response_assertions'];
+}
+export interface WaitStep extends StepBase {
+  type: 'wait_for_webhook';
+  timeout_seconds?: number;
+  on_timeout: 'fail' | 'continue';
+}
+export interface ApprovalStep extends StepBase {
+  type: 'approval';
+  message: string;
+  timeout_seconds?: number;
+  on_timeout: 'reject' | 'approve';
+}
+export type Step = HttpStep | WaitStep | ApprovalStep;
+
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child));
+  return deepest + 1;
+}
+
+const jsonPath = Joi.string()
+  .max(500)
+  .custom((value: string, helpers) => {
+    const problem = jsonPathProblem(value);
+    return problem ? helpers.message({ custom: `is not a valid JSONPath: ${problem}` }) : value;
+  });
+
+const extractMap = Joi.object()
+  .pattern(CONTEXT_KEY, jsonPath)
+  .max(MAX_EXTRACTS)
+  .messages({ 'object.unknown': 'is not a valid context key (1 to 128 letters, digits, _ or -)' });
+
+const waitSeconds = Joi.number().integer().min(1).max(MAX_WAIT_SECONDS);
+
+export function buildStepsSchema(request: Joi.ObjectSchema): Joi.ArraySchema {
+  const common = {
+    id: Joi.string().pattern(STEP_ID).required().messages({ 'string.pattern.base': 'must be 1 to 64 letters, digits, _ or -' }),
+    type: Joi.string().valid(...STEP_TYPES).required(),
+    extract: extractMap,
+    extract_to_context: extractMap,
+  };
+  const http = Joi.object({
+    ...common,
+    url: request.extract('url'),
+    method: request.extract('method'),
+    headers: request.extract('headers'),
+    body_template: Joi.alternatives(Joi.object(), Joi.array(), Joi.string())
+      .allow(null)
+      .custom((value: unknown, helpers) => (depthOf(value) > MAX_JSON_DEPTH ? helpers.message({ custom: `is nested deeper than ${MAX_JSON_DEPTH} levels` }) : value))
+      .messages({ 'alternatives.types': 'must be an object, an array or a string' }),
+    timeout_seconds: request.extract('timeout_seconds'),
+    success_statuses: request.extract('success_statuses'),
+    response_matcher: request.extract('response_matcher'),
+    response_assertions: request.extract('response_assertions'),
+  });
+  const wait = Joi.object({ ...common, timeout_seconds: waitSeconds, on_timeout: Joi.string().valid('fail', 'continue').default('fail') });
+  const approval = Joi.object({
+    ...common,
+    message: Joi.string().trim().min(1).max(4000).required(),
+    timeout_seconds: waitSeconds,
+    on_timeout: Joi.string().valid('reject', 'approve').default('reject'),
+  });
+  const step = Joi.alternatives().conditional('.type', {
+    switch: [
+      { is: 'http', then: http },
+      { is: 'wait_for_webhook', then: wait },
+      { is: 'approval', then: approval },
+    ],
+    // No known type: report the type (and a missing id) rather than every other field.
+    otherwise: Joi.object(common).unknown(true),
+  });
+  return Joi.array()
+    .items(step)
+    .min(1)
+    .max(MAX_STEPS)
+    .unique('id', { ignoreUndefined: true })
+    .messages({ 'array.unique': 'has the same id as an earlier step; step ids must be unique' });
+}
