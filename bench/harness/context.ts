@@ -54,7 +54,7 @@ export async function openContext(args: BenchArgs, params: Params, names: { dbNa
   pool.on('error', (error) => log(`postgres pool: ${error.message}`));
   // The service's producer (maxRetriesPerRequest 1), exactly as the API and scheduler build it.
   const producer = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  const queues = createQueues(producer, names.redisPrefix, { timeoutMs: 30_000 });
+  const queues = createQueues({ backend: 'redis', redis: producer, prefix: names.redisPrefix }, { timeoutMs: 30_000 });
   return {
     args,
     params,

@@ -16,7 +16,7 @@ export function startNotifier(runtime: Runtime): Notifier {
       const outcome = await sendDelivery(deps, data.deliveryId);
       if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId: data.deliveryId, outcome: outcome.done });
     },
-    { connection: runtime.workerRedis(), prefix: config.redisPrefix, concurrency: 20 },
+    { connection: runtime.workerConnection(), concurrency: 20 },
   );
   worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
   logger.info('notifier started');

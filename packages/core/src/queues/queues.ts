@@ -1,6 +1,6 @@
-import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { JobsOptions, Queue } from 'bullmq';
 import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload } from './catalog.js';
+import { openQueue, type QueueConnection } from './queue-connection.js';
 
 export interface ExecutionEnqueue {
   executionId: string;
@@ -14,7 +14,7 @@ export interface DeliveryEnqueue {
   runAt: Date;
 }
 
-/** The producer side of every queue; apps get one of these instead of BullMQ queues. */
+/** The producer side of every queue, on Redis or PostgreSQL; apps get one of these instead of BullMQ queues. */
 export interface Queues {
   enqueueExecutions(items: ExecutionEnqueue[]): Promise<void>;
   enqueueDeliveries(items: DeliveryEnqueue[]): Promise<void>;
@@ -28,13 +28,13 @@ export interface Queues {
 }
 
 // Finished queue jobs are dropped at once: Postgres keeps the record, and a removed id can
-// be queued again when an execution has to be re-run after Redis lost it.
+// be queued again when an execution has to be re-run after the queue lost it.
 const baseOptions: JobsOptions = { removeOnComplete: true, removeOnFail: true };
 
 export class QueueUnavailableError extends Error {}
 
 /**
- * BullMQ waits for Redis as long as it takes; a producer must not, since the work is already
+ * BullMQ waits for its store as long as it takes; a producer must not, since the work is already
  * safe in Postgres. Past `ms` the caller moves on and the reconciler queues the work later.
  */
 function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -47,18 +47,19 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export function createQueues(
-  connection: Redis,
-  prefix: string,
+  connection: QueueConnection,
   options: { now?: () => number; timeoutMs?: number; deliverEarlyMs?: number; onError?: (error: Error) => void } = {},
 ): Queues {
   const now = options.now ?? Date.now;
   // Redis notices the end of a blocking wait only on its next tick (every 100 ms at the default
   // hz), so a delayed job reaches a worker up to ~100 ms late. Handed over early, with its due
-  // time in the payload, it is held by the executor and started on time by a local timer.
+  // time in the payload, it is held by the executor and started on time by a local timer. The
+  // PostgreSQL backend wakes its workers on time, but holding also lets attempts due together
+  // claim together, so both backends hand over early.
   const early = options.deliverEarlyMs ?? 0;
   const timeoutMs = options.timeoutMs ?? 2_000;
-  const executions = new Queue<ExecutionPayload>(catalog.execution.queue, { connection, prefix });
-  const deliveries = new Queue<DeliveryPayload>(catalog.delivery.queue, { connection, prefix });
+  const executions = openQueue<ExecutionPayload>(catalog.execution.queue, connection);
+  const deliveries = openQueue<DeliveryPayload>(catalog.delivery.queue, connection);
   for (const queue of [executions, deliveries]) queue.on('error', (error) => options.onError?.(error));
   return {
     async enqueueExecutions(items) {

