@@ -1,5 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload } from './catalog.js';
+import { GroupCommit } from '../db/group-commit.js';
 import { openQueue, type QueueConnection } from './queue-connection.js';
 
 export interface ExecutionEnqueue {
@@ -46,6 +47,29 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+interface QueueAdd {
+  name: string;
+  data: ExecutionPayload | DeliveryPayload;
+  opts: JobsOptions;
+}
+
+/**
+ * Adds to one queue, grouped: adds that arrive while earlier ones are in flight leave together
+ * in one addBulk (up to 1,000), and a lone add goes as a plain add. Many requests enqueueing
+ * one attempt each then cost a few round trips, and on PostgreSQL a lone add avoids the
+ * temporary tables BullMQ's bulk insert builds for every call.
+ */
+function batchedAdds(queue: Queue): GroupCommit<QueueAdd, void> {
+  return new GroupCommit<QueueAdd, void>(
+    async (adds) => {
+      if (adds.length === 1) await queue.add(adds[0].name, adds[0].data, adds[0].opts);
+      else await queue.addBulk(adds);
+      return adds.map(() => undefined);
+    },
+    { maxBatch: 1_000, maxInFlight: 2 },
+  );
+}
+
 export function createQueues(
   connection: QueueConnection,
   options: { now?: () => number; timeoutMs?: number; deliverEarlyMs?: number; onError?: (error: Error) => void } = {},
@@ -61,17 +85,22 @@ export function createQueues(
   const executions = openQueue<ExecutionPayload>(catalog.execution.queue, connection);
   const deliveries = openQueue<DeliveryPayload>(catalog.delivery.queue, connection);
   for (const queue of [executions, deliveries]) queue.on('error', (error) => options.onError?.(error));
+  const addExecutions = batchedAdds(executions as Queue);
+  const addDeliveries = batchedAdds(deliveries as Queue);
   return {
     async enqueueExecutions(items) {
       if (items.length === 0) return;
+      // Delays count from the moment of the call, however long the add waits for its batch.
       const t = now();
       await bounded(
-        executions.addBulk(
-          items.map((item) => ({
-            name: catalog.execution.job,
-            data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
-            opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t - early) },
-          })),
+        Promise.all(
+          items.map((item) =>
+            addExecutions.add({
+              name: catalog.execution.job,
+              data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
+              opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t - early) },
+            }),
+          ),
         ),
         timeoutMs,
       );
@@ -80,12 +109,14 @@ export function createQueues(
       if (items.length === 0) return;
       const t = now();
       await bounded(
-        deliveries.addBulk(
-          items.map((item) => ({
-            name: catalog.delivery.job,
-            data: { deliveryId: item.deliveryId, attempt: item.attempt },
-            opts: { ...baseOptions, jobId: deliveryJobId(item.deliveryId, item.attempt), delay: Math.max(0, item.runAt.getTime() - t) },
-          })),
+        Promise.all(
+          items.map((item) =>
+            addDeliveries.add({
+              name: catalog.delivery.job,
+              data: { deliveryId: item.deliveryId, attempt: item.attempt },
+              opts: { ...baseOptions, jobId: deliveryJobId(item.deliveryId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t) },
+            }),
+          ),
         ),
         timeoutMs,
       );
