@@ -7,13 +7,18 @@ export const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postg
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export function databaseUrl(name: string): string {
-  const url = new URL(BASE_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return withDatabase(BASE_DATABASE_URL, name);
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl('postgres') });
+/** `url` with another database name. */
+export function withDatabase(url: string, name: string): string {
+  const out = new URL(url);
+  out.pathname = `/${name}`;
+  return out.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>, serverUrl = BASE_DATABASE_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
   await client.connect();
   try {
     return await work(client);
@@ -61,17 +66,18 @@ export async function dropLeftovers(redis: Redis): Promise<string[]> {
   return dropped;
 }
 
-export async function createDatabase(name: string): Promise<void> {
-  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+/** Creates a database on the shared server, or on the server of `serverUrl`. */
+export async function createDatabase(name: string, serverUrl = BASE_DATABASE_URL): Promise<void> {
+  await admin((c) => c.query(`CREATE DATABASE ${name}`), serverUrl);
 }
 
 export async function dropDatabase(name: string): Promise<void> {
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
-/** Applies the service's migrations the way `npm run migrate` does. */
-export async function migrate(url: string): Promise<void> {
-  const p = spawnTsx('migrate', 'scripts/migrate.ts', { DATABASE_URL: url });
+/** Applies the service's migrations the way `npm run migrate` does (BullMQ's schema too with QUEUE_BACKEND=postgres). */
+export async function migrate(url: string, env: Record<string, string> = {}): Promise<void> {
+  const p = spawnTsx('migrate', 'scripts/migrate.ts', { DATABASE_URL: url, ...env });
   const code = await p.exited;
   if (code !== 0) throw new Error(`migrating ${url} failed (exit ${code}):\n${p.tail()}`);
 }
