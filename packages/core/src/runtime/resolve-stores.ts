@@ -1,7 +1,7 @@
 import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, EMBEDDED_DATABASE, type Config, type QueueBackendName } from '../config/config.js';
+import { ConfigError, EMBEDDED_DATABASE, type Config, type QueueBackendName } from '../config/config.js';
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded-postgres.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -85,7 +85,7 @@ export async function resolveStores(config: Config, logger: Logger): Promise<Sto
   let databaseUrl = config.databaseUrl;
   let embedded: EmbeddedPostgres | undefined;
   const wantsEmbedded =
-    config.databaseUrl === EMBEDDED_DATABASE || (!config.databaseUrlSet && !production && !(await listening(DEFAULT_DATABASE_URL, 5432)));
+    config.databaseUrl === EMBEDDED_DATABASE || (!config.databaseUrlSet && !production && !(await listening(config.databaseUrl, 5432)));
   if (wantsEmbedded) {
     try {
       embedded = await startEmbeddedPostgres(config.embeddedPgDir, logger);
@@ -107,7 +107,8 @@ export async function resolveStores(config: Config, logger: Logger): Promise<Sto
   };
   let queueBackend: QueueBackendName;
   try {
-    queueBackend = config.queueBackend === 'auto' ? (production || (await listening(DEFAULT_REDIS_URL, 6379)) ? 'redis' : 'postgres') : config.queueBackend;
+    // 'auto' means REDIS_URL is unset too, so config.redisUrl is the default address.
+    queueBackend = config.queueBackend === 'auto' ? (production || (await listening(config.redisUrl, 6379)) ? 'redis' : 'postgres') : config.queueBackend;
     if (queueBackend === 'redis') {
       await checkRedis(
         config.redisUrl,
