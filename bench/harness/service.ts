@@ -1,7 +1,6 @@
 // The service under test, started from the working tree as separate processes, the way
 // `npm start` runs them: node --import tsx apps/<name>/src/main.ts.
-import { createServer } from 'node:net';
-import { catalog, createQueuePool, openQueue, type QueueBackendName, type QueueConnection } from '@cronsvc/core';
+import { catalog, createQueuePool, freePort, openQueue, type QueueBackendName, type QueueConnection } from '@cronsvc/core';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import { repoRoot, spawnTsx, type Managed } from './processes.js';
@@ -35,18 +34,6 @@ export interface Service {
   /** Fails with every process's last output if one of them has died. */
   assertAlive(): void;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, processes: () => Managed[]): Promise<void> {

@@ -1,4 +1,5 @@
 // The throwaway Postgres database and Redis key prefix of one bench run.
+import { processAlive } from '@cronsvc/core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { spawnTsx } from './processes.js';
@@ -27,15 +28,6 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>, serverUrl = BAS
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Databases and Redis keys of bench runs that were killed (their pid is gone). */
 export async function dropLeftovers(redis: Redis): Promise<string[]> {
   const dropped: string[] = [];
@@ -43,7 +35,7 @@ export async function dropLeftovers(redis: Redis): Promise<string[]> {
     const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^cronsvc_bench_[0-9]+$'`);
     for (const { datname } of rows) {
       const pid = Number(datname.split('_')[2]);
-      if (pid !== process.pid && !alive(pid)) {
+      if (pid !== process.pid && !processAlive(pid)) {
         await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
         dropped.push(datname);
       }
@@ -55,7 +47,7 @@ export async function dropLeftovers(redis: Redis): Promise<string[]> {
     const [next, keys] = await redis.scan(cursor, 'MATCH', 'cronsvc_bench_*', 'COUNT', 1000);
     for (const key of keys) {
       const m = /^cronsvc_bench_(\d+)_[0-9a-f]+/.exec(key);
-      if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) stale.add(m[0]);
+      if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) stale.add(m[0]);
     }
     cursor = next;
   } while (cursor !== '0');

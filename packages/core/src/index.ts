@@ -40,6 +40,7 @@ export * from './workspaces/token-workspace.js';
 export * from './runtime/bootstrap.js';
 export * from './runtime/run-service.js';
 export * from './runtime/resolve-stores.js';
+export * from './runtime/local-host.js';
 export * from './db/embedded-postgres.js';
 export * from './signatures/sign.js';
 export * from './signatures/signing-key-format.js';

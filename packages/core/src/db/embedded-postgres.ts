@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logging/logger.js';
+import { freePort, processAlive } from '../runtime/local-host.js';
 
 /** A running embedded PostgreSQL (README "Zero-install default"). */
 export interface EmbeddedPostgres {
@@ -85,18 +85,6 @@ async function assertReachableByPostgresUser(paths: string[]): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function urlFor(port: number, password: string): string {
   return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 }
@@ -113,21 +101,12 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The port of a server already running on this data directory, from its postmaster.pid. */
 async function runningPort(dir: string): Promise<number | undefined> {
   const lines = (await readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return pid > 0 && port > 0 && alive(pid) ? port : undefined;
+  return pid > 0 && port > 0 && processAlive(pid) ? port : undefined;
 }
 
 /**
@@ -209,7 +188,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     // to shut down on its own rather than outlive the service.
     const pid = Number((await readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
     const stopOnExit = () => {
-      if (pid > 0 && alive(pid)) process.kill(pid, 'SIGINT');
+      if (pid > 0 && processAlive(pid)) process.kill(pid, 'SIGINT');
     };
     process.once('exit', stopOnExit);
     let stopped: Promise<void> | undefined;
