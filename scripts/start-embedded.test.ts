@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { alive, descendantPids, spawnProcess, startTargetServer, waitFor, repoRoot, type ChildApp, type TargetServer } from '@cronsvc/core/testing';
 
 // `npm start` on a machine with only Node.js: the embedded PostgreSQL holds the data and the
@@ -22,6 +23,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(started.map((app) => app.kill('SIGKILL').catch(() => undefined)));
+  // The server has a process group of its own: after a failed test, stop it by its pid.
+  const pid = Number((await readFile(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  if (pid > 0 && alive(pid)) process.kill(pid, 'SIGQUIT');
   await target.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -41,11 +45,15 @@ function startService(port: number): ChildApp {
   return app;
 }
 
-/** SIGINT, as Ctrl-C would, and every process it started (the embedded server too) must be gone. */
-async function stopService(app: ChildApp): Promise<void> {
+/**
+ * SIGINT to the supervisor (`group`: to its whole process group, as Ctrl-C in a terminal does),
+ * and every process it started, the embedded server too, must be gone after a clean stop.
+ */
+async function stopService(app: ChildApp, group: boolean): Promise<void> {
   const pids = await descendantPids(app.child.pid!);
   expect(pids.length).toBeGreaterThanOrEqual(5); // four apps and the PostgreSQL server at least
-  app.child.kill('SIGINT');
+  if (group) process.kill(-app.child.pid!, 'SIGINT');
+  else app.child.kill('SIGINT');
   expect(await app.exited).toBe(0);
   await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 15_000, what: 'every process to exit' });
   expect(existsSync(path.join(dir, 'pg', 'postmaster.pid'))).toBe(false);
@@ -88,7 +96,7 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
   expect(later.status).toBe(201);
   const laterJob = (await later.json()) as { id: string };
 
-  await stopService(app);
+  await stopService(app, false);
   expect(Date.now()).toBeLessThan(runAt.getTime());
   expect(app.output()).not.toMatch(/\berror\b/i);
 
@@ -103,6 +111,28 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
   expect(new Date(fired.started_at).getTime()).toBeGreaterThanOrEqual(runAt.getTime());
   expect(target.received.map((r) => r.url)).toEqual(['/once', '/later']);
 
-  await stopService(app);
+  // Ctrl-C while an attempt is in flight: the apps finish it, so the server must outlive them.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  target.handle(async (req, res) => {
+    if (req.url === '/slow') await held;
+    res.end('ok');
+  });
+  const slow = await api('/v1/jobs', token, { method: 'POST', body: { name: 'slow', kind: 'one_time', request: { url: `${target.url}/slow` } } });
+  expect(slow.status).toBe(201);
+  await waitFor(() => target.received.some((r) => r.url === '/slow'), { timeoutMs: 30_000, what: 'the slow request to arrive' });
+  const [pidLine, , , portLine] = (await readFile(path.join(dir, 'pg', 'postmaster.pid'), 'utf8')).split('\n');
+  const postmaster = Number(pidLine);
+  const password = (await readFile(path.join(dir, 'pg', 'cronsvc-password'), 'utf8')).trim();
+  const stopped = stopService(app, true);
+  await waitFor(() => /\[executor\] stopping/.test(app.output()), { what: 'the executor to start stopping' });
+  // Still serving, not shutting down: a new connection is accepted.
+  const client = new pg.Client({ host: '127.0.0.1', port: Number(portLine), user: 'postgres', password, database: 'postgres' });
+  await client.connect();
+  await client.end();
+  release();
+  await stopped;
+  expect(alive(postmaster)).toBe(false);
+  expect(app.output()).toMatch(/embedded PostgreSQL stopped/);
   expect(app.output()).not.toMatch(/\berror\b/i);
 }, 300_000);

