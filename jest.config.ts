@@ -1,13 +1,38 @@
 import type { Config } from 'jest';
 
 // ESM throughout: ts-jest's default-esm preset under --experimental-vm-modules.
-const config: Config = {
+const project = {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/scripts', '<rootDir>/bench'],
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+} satisfies Config;
+
+// The queue-heavy test files run a second time with the queues on BullMQ's PostgreSQL backend
+// (QUEUE_BACKEND=postgres), so that both backends are held to the same behaviour.
+const onPostgresQueues = [
+  'apps/executor/test/execution.test.ts',
+  'apps/executor/test/held-attempts.test.ts',
+  'apps/executor/test/park-resume.test.ts',
+  'apps/executor/test/concurrency-slots.test.ts',
+  'apps/executor/test/shutdown.test.ts',
+  'apps/scheduler/test/recovery.test.ts',
+  'apps/notifier/test/callbacks.test.ts',
+  'apps/api/test/rate-limit.test.ts',
+];
+
+const config: Config = {
+  projects: [
+    project,
+    {
+      ...project,
+      displayName: 'queues on postgres',
+      testMatch: onPostgresQueues.map((file) => `<rootDir>/${file}`),
+      setupFiles: ['<rootDir>/packages/core/test/queues-on-postgres.setup.cjs'],
+    },
+  ],
   globalSetup: '<rootDir>/packages/core/test/global-setup.mjs',
   globalTeardown: '<rootDir>/packages/core/test/global-teardown.mjs',
   testTimeout: 60_000,

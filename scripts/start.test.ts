@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { databaseUrl, redisUrl, spawnProcess, startTargetServer, testRun, uniqueName, waitFor, repoRoot } from '@cronsvc/core/testing';
+import { alive, databaseUrl, descendantPids, redisUrl, spawnProcess, startTargetServer, testRun, uniqueName, waitFor, repoRoot } from '@cronsvc/core/testing';
 import path from 'node:path';
 
 // `npm start` as a user runs it: a database that does not exist yet, then Ctrl-C.
@@ -39,7 +39,7 @@ it('creates the database, migrates, serves and executes, then stops every proces
     expect(exe.attempts).toHaveLength(1);
     expect(target.received.map((r) => r.url)).toEqual(['/hello']);
 
-    const pids = await childPids(app.child.pid!);
+    const pids = await descendantPids(app.child.pid!);
     expect(pids.length).toBeGreaterThanOrEqual(4);
     app.child.kill('SIGINT');
     expect(await app.exited).toBe(0);
@@ -59,30 +59,3 @@ it('creates the database, migrates, serves and executes, then stops every proces
     redis.disconnect();
   }
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Every descendant of `pid`, read from /proc. */
-async function childPids(pid: number): Promise<number[]> {
-  const { readdir, readFile } = await import('node:fs/promises');
-  const parents = new Map<number, number>();
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    parents.set(Number(entry), ppid);
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, parent] of parents) if (parent === p) out.push(child), walk(child);
-  };
-  walk(pid);
-  return out;
-}

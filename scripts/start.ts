@@ -1,31 +1,17 @@
-// `npm start`: migrate once, then run the API and the three workers, either as child
-// processes under this supervisor (default) or all in this process (ALL_IN_ONE=1).
+// `npm start`: find or start the database and the queue store, migrate once, then run the API
+// and the three workers, either as child processes under this supervisor (default) or all in
+// this process (ALL_IN_ONE=1). An embedded PostgreSQL is started here, once, and its URL handed
+// to the children.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, createRuntime, loadConfig, prepareDatabase, serviceLogger } from '@cronsvc/core';
+import { createRuntime, startUp, storesEnv, SUPERVISED_ENV } from '@cronsvc/core';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STOP_GRACE_MS = 30_000;
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(78);
-  }
-  throw error;
-}
-const logger = serviceLogger(config, 'supervisor');
-try {
-  await prepareDatabase(config, logger);
-} catch (error) {
-  logger.error('database preparation failed', { error: (error as Error).message });
-  process.exit(1);
-}
+const { config, logger, stores } = await startUp('supervisor');
 
 if (config.allInOne) {
   const [{ startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
@@ -43,22 +29,27 @@ if (config.allInOne) {
     // The API stops first so no new work arrives while the workers drain.
     for (const service of services) await service.stop();
     await runtime.close();
+    await stores.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 } else {
   const children = new Map<string, ChildProcess>();
+  // The children use the stores decided here: the embedded server's URL, the queue backend.
+  const childEnv = { ...process.env, ...storesEnv(stores), [SUPERVISED_ENV]: '1' };
+  // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
+  const exit = (code: number) => void stores.stop().finally(() => process.exit(code));
   let stopping = false;
   const launch = (name: string, restarts: number) => {
     // node with tsx's loader, not the tsx command, which would add a relay process per app.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: process.env });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: childEnv });
     children.set(name, child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
       children.delete(name);
       if (stopping) {
-        if (children.size === 0) process.exit(0);
+        if (children.size === 0) exit(0);
         return;
       }
       // A crash is restarted with growing delay; a process that ran a minute starts the count afresh.
@@ -72,15 +63,16 @@ if (config.allInOne) {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
       for (const child of children.values()) child.kill('SIGKILL');
-      process.exit(130);
+      exit(130);
+      return;
     }
     stopping = true;
     logger.info('stopping', { signal });
-    if (children.size === 0) process.exit(0);
+    if (children.size === 0) exit(0);
     for (const child of children.values()) child.kill('SIGTERM');
     setTimeout(() => {
       for (const child of children.values()) child.kill('SIGKILL');
-      process.exit(1);
+      exit(1);
     }, STOP_GRACE_MS).unref();
   };
   process.on('SIGINT', () => stop('SIGINT'));

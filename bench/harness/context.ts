@@ -1,9 +1,12 @@
 // One bench run's resources: the throwaway database, the Redis prefix, the target process and
 // the service, plus what every scenario needs to talk to them.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { createQueues, type Queues } from '@cronsvc/core';
+import { createLogger, createQueuePool, createQueues, startEmbeddedPostgres, type EmbeddedPostgres, type Queues } from '@cronsvc/core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchArgs } from '../lib/args.js';
@@ -12,14 +15,26 @@ import { cpuPercentOfCore } from '../lib/proc.js';
 import { CLOCK_TICKS_PER_SECOND, cpuTicks, repoRoot, type Managed } from './processes.js';
 import { jobShape, resetServiceData, seedJobs, workspaceId } from './seed.js';
 import { startService, type Service } from './service.js';
-import { createDatabase, databaseUrl, dropLeftovers, migrate, REDIS_URL } from './stores.js';
+import { createDatabase, databaseUrl, dropLeftovers, migrate, REDIS_URL, withDatabase } from './stores.js';
 import { startTarget, type Target } from './target.js';
 
 export const PROFILE_DIR = path.join(repoRoot, 'bench', 'results', 'profiles');
 
+/**
+ * Where a context's database and queues live: the shared Postgres and Redis (DATABASE_URL,
+ * REDIS_URL), or, as `npm ci && npm start` runs on a machine with only Node.js, an embedded
+ * PostgreSQL of the bench's own holding the queues too (BullMQ's PostgreSQL backend).
+ */
+export type BenchStores = 'shared' | 'embedded';
+
 export interface BenchContext {
   args: BenchArgs;
   params: Params;
+  stores: BenchStores;
+  /** The embedded server of an `embedded` context (its data in a temporary directory). */
+  embedded: EmbeddedPostgres | null;
+  /** The pool under `queues` when they are on PostgreSQL. */
+  queuePool: pg.Pool | null;
   dbName: string;
   databaseUrl: string;
   redisPrefix: string;
@@ -39,25 +54,39 @@ export function runNames(): { dbName: string; redisPrefix: string } {
   return { dbName: `cronsvc_bench_${process.pid}`, redisPrefix: `cronsvc_bench_${process.pid}_${randomBytes(4).toString('hex')}` };
 }
 
-export async function openContext(args: BenchArgs, params: Params, names: { dbName: string; redisPrefix: string }): Promise<BenchContext> {
+export async function openContext(args: BenchArgs, params: Params, names: { dbName: string; redisPrefix: string }, stores: BenchStores = 'shared'): Promise<BenchContext> {
   const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const dropped = await dropLeftovers(redis);
   if (dropped.length > 0) log(`dropped leftovers of killed runs: ${dropped.join(', ')}`);
-  const url = databaseUrl(names.dbName);
-  await createDatabase(names.dbName);
-  log(`database ${names.dbName}, redis prefix ${names.redisPrefix}; migrating`);
-  await migrate(url);
+  let embedded: EmbeddedPostgres | null = null;
+  let url = databaseUrl(names.dbName);
+  if (stores === 'embedded') {
+    const dir = path.join(os.tmpdir(), `cronsvc-bench-pg-${process.pid}`);
+    await rm(dir, { recursive: true, force: true });
+    embedded = await startEmbeddedPostgres(dir, createLogger({ level: 'warn', production: false, service: 'bench' }));
+    url = withDatabase(embedded.url, names.dbName);
+    log(`embedded PostgreSQL on 127.0.0.1:${embedded.port}, data in ${dir}`);
+    matchSharedPriority(dir, log);
+  }
+  await createDatabase(names.dbName, url);
+  log(`database ${names.dbName}${stores === 'embedded' ? ' (embedded), queues on PostgreSQL' : `, redis prefix ${names.redisPrefix}`}; migrating`);
+  await migrate(url, stores === 'embedded' ? { QUEUE_BACKEND: 'postgres' } : {});
   const target = await startTarget();
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // Dropping the database WITH (FORCE) at the end terminates idle connections: not a crash.
   pool.on('error', (error) => log(`postgres pool: ${error.message}`));
-  // The service's producer (maxRetriesPerRequest 1), exactly as the API and scheduler build it.
-  const producer = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  const queues = createQueues(producer, names.redisPrefix, { timeoutMs: 30_000 });
+  // The service's producer, exactly as the API and scheduler build it (Redis: maxRetriesPerRequest 1).
+  const queuePool = stores === 'embedded' ? createQueuePool(url, 4) : null;
+  const queues = queuePool
+    ? createQueues({ backend: 'postgres', pool: queuePool }, { timeoutMs: 30_000 })
+    : createQueues({ backend: 'redis', redis: new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }), prefix: names.redisPrefix }, { timeoutMs: 30_000 });
   return {
     args,
     params,
+    stores,
+    embedded,
+    queuePool,
     dbName: names.dbName,
     databaseUrl: url,
     redisPrefix: names.redisPrefix,
@@ -70,6 +99,43 @@ export async function openContext(args: BenchArgs, params: Params, names: { dbNa
     service: null,
     log,
   };
+}
+
+/**
+ * The shared Postgres and Redis of this machine run at a raised priority (nice -10), so on a
+ * busy machine they get the CPU before the processes of the bench. The embedded server gets the
+ * same niceness (its backends inherit it from the postmaster), or the two setups would not be
+ * measured alike. Best effort: without the right to raise it, say so and go on.
+ */
+function matchSharedPriority(dir: string, log: (message: string) => void): void {
+  const shared = execFileSync('ps', ['-o', 'ni=', '-C', 'postgres'], { encoding: 'utf8' }).split('\n').map(Number).filter(Number.isFinite);
+  const nice = Math.min(0, ...shared);
+  if (nice === 0) return;
+  const postmaster = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  try {
+    os.setPriority(postmaster, nice);
+    log(`embedded PostgreSQL at nice ${nice}, as the shared server`);
+  } catch (error) {
+    log(`embedded PostgreSQL left at nice 0 (the shared server runs at ${nice}): ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Closes an `embedded` context opened beside the run's own (whose cleanup is bench/run.ts's):
+ * its service, connections, target, and the embedded server with its data directory.
+ */
+export async function closeEmbeddedContext(ctx: BenchContext): Promise<void> {
+  await ctx.service?.stop();
+  ctx.service = null;
+  await ctx.target.process.stop();
+  await ctx.queues.close().catch(() => undefined);
+  await ctx.queuePool?.end().catch(() => undefined);
+  ctx.redis.disconnect();
+  await ctx.pool.end().catch(() => undefined);
+  if (ctx.embedded) {
+    await ctx.embedded.stop();
+    await rm(ctx.embedded.dir, { recursive: true, force: true });
+  }
 }
 
 /** The service with one executor, started once and shared by the scenarios. */
@@ -87,6 +153,7 @@ export async function ensureService(ctx: BenchContext): Promise<Service> {
     secretsKey: ctx.secretsKey,
     extraEnv: ctx.args.serviceEnv,
     executors: 1,
+    queueBackend: ctx.stores === 'embedded' ? 'postgres' : 'redis',
     profileDir: ctx.args.profile ? PROFILE_DIR : undefined,
   });
   ctx.log(`service up in ${Date.now() - started} ms; warming up`);

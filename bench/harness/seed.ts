@@ -110,9 +110,14 @@ export async function seedManualExecutions(
   return res.rows.map((r) => ({ id: r.id, scheduledFor: r.scheduled_for }));
 }
 
-/** Empties every table a scenario writes; workspaces and tokens stay. */
+/**
+ * Empties every table a scenario writes; workspaces and tokens stay. TRUNCATE fires no DELETE
+ * trigger, so the counters the triggers keep are emptied with them.
+ */
 export async function resetServiceData(pool: pg.Pool): Promise<void> {
-  await pool.query('TRUNCATE jobs, executions, attempts, deliveries, events, notification_channels, notification_rules, monitors CASCADE');
+  await pool.query(
+    'TRUNCATE jobs, job_counts, executions, execution_counts, attempts, deliveries, events, notification_channels, notification_rules, monitors, rate_limit_windows CASCADE',
+  );
 }
 
 export async function workspaceId(pool: pg.Pool): Promise<string> {

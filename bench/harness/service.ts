@@ -1,8 +1,6 @@
 // The service under test, started from the working tree as separate processes, the way
 // `npm start` runs them: node --import tsx apps/<name>/src/main.ts.
-import { createServer } from 'node:net';
-import { catalog } from '@cronsvc/core';
-import { Queue } from 'bullmq';
+import { catalog, createQueuePool, freePort, openQueue, type QueueBackendName, type QueueConnection } from '@cronsvc/core';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import { repoRoot, spawnTsx, type Managed } from './processes.js';
@@ -16,6 +14,8 @@ export interface ServiceOptions {
   /** Tuning variables (--set), passed to every process. */
   extraEnv: Record<string, string>;
   executors: number;
+  /** Where the queues live: Redis (REDIS_URL, the run's prefix) or BullMQ's PostgreSQL backend in the run's database. */
+  queueBackend: QueueBackendName;
   /** Directory for a .cpuprofile per process (bench/tools/cpu-profile.mjs); unset: no profiling. */
   profileDir?: string;
 }
@@ -36,18 +36,6 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, processes: () => Managed[]): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -60,15 +48,6 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: n
   }
 }
 
-/** How many BullMQ workers are connected to a queue (BullMQ names their connections). */
-async function workerCount(redis: Redis, prefix: string, queue: string): Promise<number> {
-  const q = new Queue(queue, { connection: redis, prefix });
-  try {
-    return (await q.getWorkers()).length;
-  } finally {
-    await q.close();
-  }
-}
 
 export async function startService(o: ServiceOptions): Promise<Service> {
   const port = await freePort();
@@ -77,11 +56,14 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     DATABASE_URL: o.databaseUrl,
     REDIS_URL,
     REDIS_PREFIX: o.redisPrefix,
+    QUEUE_BACKEND: o.queueBackend,
     PORT: String(port),
     ALLOW_PRIVATE_TARGETS: 'true',
     LOG_LEVEL: 'warn',
     BOOTSTRAP_API_TOKEN: o.apiToken,
     SECRETS_ENCRYPTION_KEY: o.secretsKey,
+    // The footprint scenario stores a million schedules in the one workspace of the bench.
+    MAX_JOBS_PER_WORKSPACE: '100000000',
     ...o.extraEnv,
   };
   // Only the API applies BOOTSTRAP_API_TOKEN: when every app starts at once with it, their
@@ -92,7 +74,16 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       : {};
   const spawnApp = (name: string, label = name) =>
     spawnTsx(label, `apps/${name}/src/main.ts`, { ...env, ...(name === 'api' ? {} : { BOOTSTRAP_API_TOKEN: '' }), ...profiling(label) });
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const queueConnection: QueueConnection =
+    o.queueBackend === 'redis'
+      ? { backend: 'redis', redis: new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }), prefix: o.redisPrefix }
+      : { backend: 'postgres', pool: createQueuePool(o.databaseUrl, 2) };
+  // How many BullMQ workers are connected to a queue (BullMQ names their connections, on either backend).
+  const watched = new Map<string, ReturnType<typeof openQueue>>();
+  const workerCount = async (queue: string): Promise<number> => {
+    if (!watched.has(queue)) watched.set(queue, openQueue(queue, queueConnection));
+    return (await watched.get(queue)!.getWorkers()).length;
+  };
   let executorSeq = 0;
   const service: Service = {
     port,
@@ -107,10 +98,10 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       return [this.api, this.scheduler, ...this.executors, this.notifier];
     },
     async addExecutor() {
-      const before = await workerCount(redis, o.redisPrefix, catalog.execution.queue);
+      const before = await workerCount(catalog.execution.queue);
       const executor = spawnApp('executor', `executor-${++executorSeq}`);
       this.executors.push(executor);
-      await waitFor(`executor-${executorSeq}`, async () => (await workerCount(redis, o.redisPrefix, catalog.execution.queue)) > before, 60_000, () => [executor]);
+      await waitFor(`executor-${executorSeq}`, async () => (await workerCount(catalog.execution.queue)) > before, 60_000, () => [executor]);
       return executor;
     },
     async removeExecutor(executor) {
@@ -123,7 +114,9 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     },
     async stop() {
       await Promise.all(this.all().map((p) => p.stop()));
-      redis.disconnect();
+      await Promise.all([...watched.values()].map((q) => q.close()));
+      if (queueConnection.backend === 'redis') queueConnection.redis.disconnect();
+      else await queueConnection.pool.end();
     },
   };
   try {
@@ -131,7 +124,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     await waitFor('api /healthz', async () => (await fetch(`${service.baseUrl}/healthz`)).ok, 90_000, all);
     // The notifier consumes every queue but the execution queue (which queues exactly is its business).
     const notifierQueues = Object.values(catalog).map((q) => q.queue).filter((q) => q !== catalog.execution.queue);
-    const notifierWorkers = async () => (await Promise.all(notifierQueues.map((q) => workerCount(redis, o.redisPrefix, q)))).reduce((a, b) => a + b, 0);
+    const notifierWorkers = async () => (await Promise.all(notifierQueues.map((q) => workerCount(q)))).reduce((a, b) => a + b, 0);
     await waitFor('notifier worker', async () => (await notifierWorkers()) >= 1, 90_000, all);
     for (let i = 0; i < o.executors; i++) await service.addExecutor();
     return service;

@@ -1,4 +1,5 @@
 // The throwaway Postgres database and Redis key prefix of one bench run.
+import { processAlive } from '@cronsvc/core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { spawnTsx } from './processes.js';
@@ -7,27 +8,23 @@ export const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postg
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export function databaseUrl(name: string): string {
-  const url = new URL(BASE_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return withDatabase(BASE_DATABASE_URL, name);
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl('postgres') });
+/** `url` with another database name. */
+export function withDatabase(url: string, name: string): string {
+  const out = new URL(url);
+  out.pathname = `/${name}`;
+  return out.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>, serverUrl = BASE_DATABASE_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
   await client.connect();
   try {
     return await work(client);
   } finally {
     await client.end();
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -38,7 +35,7 @@ export async function dropLeftovers(redis: Redis): Promise<string[]> {
     const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^cronsvc_bench_[0-9]+$'`);
     for (const { datname } of rows) {
       const pid = Number(datname.split('_')[2]);
-      if (pid !== process.pid && !alive(pid)) {
+      if (pid !== process.pid && !processAlive(pid)) {
         await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
         dropped.push(datname);
       }
@@ -50,7 +47,7 @@ export async function dropLeftovers(redis: Redis): Promise<string[]> {
     const [next, keys] = await redis.scan(cursor, 'MATCH', 'cronsvc_bench_*', 'COUNT', 1000);
     for (const key of keys) {
       const m = /^cronsvc_bench_(\d+)_[0-9a-f]+/.exec(key);
-      if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) stale.add(m[0]);
+      if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) stale.add(m[0]);
     }
     cursor = next;
   } while (cursor !== '0');
@@ -61,17 +58,18 @@ export async function dropLeftovers(redis: Redis): Promise<string[]> {
   return dropped;
 }
 
-export async function createDatabase(name: string): Promise<void> {
-  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+/** Creates a database on the shared server, or on the server of `serverUrl`. */
+export async function createDatabase(name: string, serverUrl = BASE_DATABASE_URL): Promise<void> {
+  await admin((c) => c.query(`CREATE DATABASE ${name}`), serverUrl);
 }
 
 export async function dropDatabase(name: string): Promise<void> {
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
-/** Applies the service's migrations the way `npm run migrate` does. */
-export async function migrate(url: string): Promise<void> {
-  const p = spawnTsx('migrate', 'scripts/migrate.ts', { DATABASE_URL: url });
+/** Applies the service's migrations the way `npm run migrate` does (BullMQ's schema too with QUEUE_BACKEND=postgres). */
+export async function migrate(url: string, env: Record<string, string> = {}): Promise<void> {
+  const p = spawnTsx('migrate', 'scripts/migrate.ts', { DATABASE_URL: url, ...env });
   const code = await p.exited;
   if (code !== 0) throw new Error(`migrating ${url} failed (exit ${code}):\n${p.tail()}`);
 }

@@ -70,8 +70,8 @@ export function createApp(deps: ApiDeps): Express {
   // are not API-token endpoints and are not limited.
   const perMinute = deps.config.rateLimitPerMinute;
   if (perMinute !== undefined) {
-    if (!deps.redis) throw new Error('RATE_LIMIT_PER_MINUTE needs Redis to share the counts between API processes');
-    v1.use(rateLimit(deps.redis, deps.config.redisPrefix, perMinute, deps.logger));
+    const store = deps.redis ? { redis: deps.redis, prefix: deps.config.redisPrefix } : { pool: deps.pool };
+    v1.use(rateLimit(store, perMinute, deps.logger));
   }
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));

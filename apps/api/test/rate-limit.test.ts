@@ -3,7 +3,8 @@ import { createRuntime, loadConfig, serviceLogger, type Runtime } from '@cronsvc
 import { ADMIN_TOKEN, createTestContext, type TestContext } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 
-// RATE_LIMIT_PER_MINUTE: per API token, shared by every API process through Redis.
+// RATE_LIMIT_PER_MINUTE: per API token, shared by every API process (through Redis, or through
+// Postgres when the queues are there: this file also runs in the "queues on postgres" project).
 
 const LIMIT = 5;
 let ctx: TestContext;
@@ -12,7 +13,7 @@ let apps: ReturnType<typeof createApp>[];
 
 beforeAll(async () => {
   ctx = await createTestContext({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
-  // A second API process: its own runtime, Redis connection and pools, on the same stores.
+  // A second API process: its own runtime, connections and pools, on the same stores.
   second = createRuntime(ctx.config, serviceLogger(ctx.config, 'test'));
   apps = [createApp(ctx.runtime), createApp(second)];
 });

@@ -1,4 +1,4 @@
-import { approvalStep, aWorkflow, createTestContext, deletePrefixKeys, httpStep, startTargetServer, waitFor, waitStep, type ChildApp, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { approvalStep, aWorkflow, createTestContext, httpStep, startTargetServer, waitFor, waitStep, type ChildApp, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 
 // Every app runs as its own process, as `npm run start -w apps/<name>` would, and all of them
 // are killed (SIGKILL, nothing handed back) and Redis is flushed while runs wait.
@@ -50,7 +50,7 @@ it('resumes on its token and times out on time after every process was killed an
   const [waitingHook, waitingApproval, waitingTimer] = await Promise.all(ids.map((id) => until(id, 'waiting')));
 
   await Promise.all(apps.map((app) => app.kill('SIGKILL')));
-  await deletePrefixKeys(ctx.env.REDIS_PREFIX);
+  await ctx.loseQueues();
   apps = await startAll();
   const restartedAt = Date.now();
   expect(restartedAt).toBeLessThan(new Date(waitingTimer.waiting_expires_at).getTime());

@@ -76,8 +76,7 @@ export function startExecutor(runtime: Runtime): Executor {
       }
     },
     {
-      connection: runtime.workerRedis(),
-      prefix: config.redisPrefix,
+      connection: runtime.workerConnection(),
       // Twice the slots: a queue job whose attempt is being recorded has given its slot back
       // already, and the next one can start meanwhile.
       concurrency: 2 * config.executorConcurrency,

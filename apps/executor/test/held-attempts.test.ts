@@ -1,7 +1,6 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { catalog, createJob, executionJobId, executionRow, parkExecution } from '@cronsvc/core';
-import { redisUrl, waitFor } from '@cronsvc/core/testing';
+import { waitFor } from '@cronsvc/core/testing';
 import { startExecutor } from '../src/executor.js';
 import { useExecutorFixture } from './executor-fixture.js';
 
@@ -9,16 +8,11 @@ import { useExecutorFixture } from './executor-fixture.js';
 // executor holds it and starts it on a local timer at its due time.
 
 const fixture = useExecutorFixture();
-let redis: Redis;
+// The runtime's own execution queue, on whichever backend the test context uses.
 let queue: Queue;
 
 beforeAll(() => {
-  redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  queue = new Queue(catalog.execution.queue, { connection: redis, prefix: fixture.ctx.config.redisPrefix });
-});
-afterAll(async () => {
-  await queue.close();
-  redis.disconnect();
+  queue = fixture.ctx.runtime.queues.dashboardQueues()[0];
 });
 
 /** A queued execution due `inMs` from now, handed to the queue the way the scheduler does. */

@@ -42,8 +42,7 @@ export function startNotifier(runtime: Runtime): Notifier {
   };
   // Retries, and deliveries the reconciler queues again, come through the queue.
   const worker = createWorker<DeliveryPayload>('delivery', (data) => send(data.deliveryId), {
-    connection: runtime.workerRedis(),
-    prefix: config.redisPrefix,
+    connection: runtime.workerConnection(),
     concurrency: SEND_CONCURRENCY,
   });
   worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));

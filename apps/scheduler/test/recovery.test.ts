@@ -1,7 +1,5 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { catalog, createJob, executionJobId, executionRow } from '@cronsvc/core';
-import { createTestContext, deletePrefixKeys, redisUrl, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { createJob, executionJobId, executionRow } from '@cronsvc/core';
+import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 
 // Each test runs the apps as real processes, as `npm run start -w apps/<name>` would.
 let ctx: TestContext;
@@ -53,12 +51,12 @@ it('fires every slot exactly once with two scheduler processes running', async (
   expect(jobs.every((j) => j.nextRunAt!.getTime() === due.getTime() + 60_000)).toBe(true);
 });
 
-it('rebuilds the queue from Postgres after Redis loses it, running each execution once', async () => {
+it('rebuilds the queue from Postgres after the queue store loses it, running each execution once', async () => {
   const jobIds: string[] = [];
   for (let i = 0; i < 10; i++) {
     jobIds.push((await createJob(ctx.runtime, workspaceId, { name: `once${i}`, kind: 'one_time', request: { url: `${target.url}/o${i}` } })).job.id);
   }
-  expect(await deletePrefixKeys(ctx.env.REDIS_PREFIX)).toBeGreaterThan(0);
+  expect(await ctx.loseQueues()).toBeGreaterThan(0);
   ctx.spawnApp('executor');
   ctx.spawnApp('scheduler');
   await allFinished(jobIds);
@@ -83,7 +81,7 @@ it('runs once each one_time job the API answered 201 for, though the API is kill
   expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
   const jobIds = await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id));
   await api.kill('SIGKILL');
-  expect(await deletePrefixKeys(ctx.env.REDIS_PREFIX)).toBeGreaterThan(0);
+  expect(await ctx.loseQueues()).toBeGreaterThan(0);
   ctx.spawnApp('executor');
   ctx.spawnApp('scheduler');
   await allFinished(jobIds);
@@ -93,13 +91,13 @@ it('runs once each one_time job the API answered 201 for, though the API is kill
   expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(20);
 });
 
-it('recovers from a Redis flush while the workers keep running', async () => {
+it('recovers from a flush of the queue store while the workers keep running', async () => {
   const scheduler = ctx.spawnApp('scheduler');
   ctx.spawnApp('executor');
   target.handle((_req, res) => void res.end('ok'));
   const first = (await createJob(ctx.runtime, workspaceId, { name: 'before', kind: 'one_time', request: { url: `${target.url}/before` } })).job.id;
   await allFinished([first]);
-  // A retry waiting in Redis is lost with the flush; the reconciler must queue it again.
+  // A retry waiting in the queue is lost with the flush; the reconciler must queue it again.
   let calls = 0;
   target.handle((_req, res) => {
     calls += 1;
@@ -108,7 +106,7 @@ it('recovers from a Redis flush while the workers keep running', async () => {
   });
   const second = (await createJob(ctx.runtime, workspaceId, { name: 'during', kind: 'one_time', request: { url: `${target.url}/during` } })).job.id;
   await waitFor(async () => (await ctx.runtime.db.attempt.count({ where: { execution: { jobId: second } } })) === 1, { what: 'first attempt' });
-  await deletePrefixKeys(ctx.env.REDIS_PREFIX);
+  await ctx.loseQueues();
   await allFinished([second]);
   const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: second }, include: { attempts: true } });
   expect(exe.status).toBe('succeeded');
@@ -139,34 +137,28 @@ it('finishes an execution whose executor was killed mid-request on another execu
 });
 
 it('runs the fires a killed executor was holding for their due time, once each', async () => {
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue(catalog.execution.queue, { connection, prefix: ctx.env.REDIS_PREFIX });
-  try {
-    const first = ctx.spawnApp('executor');
-    await waitFor(async () => (await queue.getWorkers()).length > 0, { timeoutMs: 20_000, what: 'the first executor to listen' });
-    const { job } = await createJob(ctx.runtime, workspaceId, { name: 'held', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
-    const due = new Date(Date.now() + 2_500);
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const row = executionRow({ workspaceId, jobId: job.id, jobName: job.name, source: 'manual', scheduledFor: due });
-      ids.push((await ctx.runtime.db.execution.create({ data: row })).id);
-    }
-    await ctx.runtime.queues.enqueueExecutions(ids.map((id) => ({ executionId: id, attempt: 1, runAt: due })));
-    // Handed over early: once the queue no longer has them, only the first executor's memory does.
-    await waitFor(async () => (await Promise.all(ids.map((id) => queue.getJob(executionJobId(id, 1))))).every((j) => j === undefined), {
-      what: 'the first executor to take the fires',
-    });
-    await first.kill('SIGKILL');
-    expect(Date.now()).toBeLessThan(due.getTime());
-    ctx.spawnApp('scheduler');
-    ctx.spawnApp('executor');
-    await allFinished([job.id]);
-    const hits = countBy(target.received, (r) => String(r.headers['x-cron-service-execution-id']));
-    expect([...hits.keys()].sort()).toEqual([...ids].sort());
-    expect([...hits.values()].every((n) => n === 1)).toBe(true);
-    expect(target.received.every((r) => r.at >= due.getTime())).toBe(true);
-  } finally {
-    await queue.close();
-    connection.disconnect();
+  const queue = ctx.runtime.queues.dashboardQueues()[0];
+  const first = ctx.spawnApp('executor');
+  await waitFor(async () => (await queue.getWorkers()).length > 0, { timeoutMs: 20_000, what: 'the first executor to listen' });
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'held', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const due = new Date(Date.now() + 2_500);
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const row = executionRow({ workspaceId, jobId: job.id, jobName: job.name, source: 'manual', scheduledFor: due });
+    ids.push((await ctx.runtime.db.execution.create({ data: row })).id);
   }
+  await ctx.runtime.queues.enqueueExecutions(ids.map((id) => ({ executionId: id, attempt: 1, runAt: due })));
+  // Handed over early: once the queue no longer has them, only the first executor's memory does.
+  await waitFor(async () => (await Promise.all(ids.map((id) => queue.getJob(executionJobId(id, 1))))).every((j) => j === undefined), {
+    what: 'the first executor to take the fires',
+  });
+  await first.kill('SIGKILL');
+  expect(Date.now()).toBeLessThan(due.getTime());
+  ctx.spawnApp('scheduler');
+  ctx.spawnApp('executor');
+  await allFinished([job.id]);
+  const hits = countBy(target.received, (r) => String(r.headers['x-cron-service-execution-id']));
+  expect([...hits.keys()].sort()).toEqual([...ids].sort());
+  expect([...hits.values()].every((n) => n === 1)).toBe(true);
+  expect(target.received.every((r) => r.at >= due.getTime())).toBe(true);
 });

@@ -36,7 +36,8 @@ export default async function globalSetup() {
   }
   base.pathname = `/cronsvc_tpl_${run}`;
   const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'scripts/migrate.ts')], {
-    env: { ...process.env, DATABASE_URL: base.toString() },
+    // With BullMQ's queue schema too, so that test files can run the queues on PostgreSQL.
+    env: { ...process.env, DATABASE_URL: base.toString(), QUEUE_BACKEND: 'postgres' },
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`migrating the test template failed:\n${result.stdout}\n${result.stderr}`);

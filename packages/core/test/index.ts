@@ -7,4 +7,4 @@ export * from './receiver.js';
 export * from './smtp-receiver.js';
 export * from './browser.js';
 export * from './factories.js';
-export * from './redis-keys.js';
+export * from './processes.js';

@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../src/config/config.js';
 import { createRuntime, serviceLogger, type Runtime } from '../src/runtime/bootstrap.js';
+import { QUEUE_SCHEMA } from '../src/queues/queue-connection.js';
 import { createWorkspace } from '../src/workspaces/workspaces.js';
-import { deletePrefixKeys } from './redis-keys.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { redisUrl, uniqueName } from './test-env.js';
 
@@ -28,6 +29,8 @@ export interface TestContext {
   database: TestDatabase;
   /** A fresh workspace with an API token. */
   workspace(name?: string): Promise<{ id: string; token: string }>;
+  /** Deletes everything the queue store holds (Redis keys under the prefix, or BullMQ's job rows), as a lost Redis would; returns how many went. */
+  loseQueues(): Promise<number>;
   /** Starts an app (`api`, `scheduler`, `executor`, `notifier`) as its own process, as `npm run start -w` would. */
   spawnApp(name: string, extraEnv?: Record<string, string>): ChildApp;
   close(): Promise<void>;
@@ -58,6 +61,19 @@ export function spawnProcess(command: string, args: string[], env: Record<string
   };
 }
 
+async function deleteRedisKeys(prefix: string): Promise<number> {
+  const redis = new Redis(redisUrl);
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) deleted += await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+  return deleted;
+}
+
 /**
  * Everything one test file needs: its own database copied from the migrated template, its
  * own Redis key prefix, and config pointing at both. close() stops what it started.
@@ -76,6 +92,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     SCHEDULER_TICK_MS: '100',
     RECONCILE_INTERVAL_MS: '500',
     EXECUTION_LEASE_MS: '3000',
+    ...(process.env.TEST_QUEUE_BACKEND ? { QUEUE_BACKEND: process.env.TEST_QUEUE_BACKEND } : {}),
     ...overrides,
   };
   const config = loadConfig(env);
@@ -90,6 +107,13 @@ export async function createTestContext(overrides: Record<string, string> = {}):
       const created = await createWorkspace(runtime.db, config.secretsEncryptionKey, { name });
       return { id: created.id, token: created.api_token };
     },
+    async loseQueues() {
+      if (config.queueBackend === 'postgres') {
+        const { rowCount } = await runtime.pool.query(`DELETE FROM ${QUEUE_SCHEMA}.job`);
+        return rowCount ?? 0;
+      }
+      return deleteRedisKeys(env.REDIS_PREFIX);
+    },
     spawnApp(name, extraEnv = {}) {
       const app = spawnProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps', name, 'src', 'main.ts')], { ...env, ...extraEnv });
       children.push(app);
@@ -98,7 +122,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     async close() {
       await Promise.all(children.map((c) => c.kill('SIGKILL')));
       await runtime.close();
-      await deletePrefixKeys(env.REDIS_PREFIX);
+      await deleteRedisKeys(env.REDIS_PREFIX);
       await database.drop();
     },
   };

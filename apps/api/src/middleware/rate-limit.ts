@@ -1,23 +1,23 @@
 import type { RequestHandler } from 'express';
-import { AppError, createRateLimiter, type Logger, type Runtime } from '@cronsvc/core';
+import { AppError, createRateLimiter, type Logger, type RateLimitStore } from '@cronsvc/core';
 
 /**
  * RATE_LIMIT_PER_MINUTE on the API-token endpoints (mounted after requireApiToken, so only
- * valid tokens are counted and a flood of made-up tokens writes nothing to Redis). Every answer
+ * valid tokens are counted and a flood of made-up tokens writes nothing). Every answer
  * carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; past the limit, 429
  * rate_limited with Retry-After.
  */
-export function rateLimit(redis: Runtime['redis'], prefix: string, perMinute: number, logger: Logger): RequestHandler {
-  const limiter = createRateLimiter(redis, prefix, perMinute);
+export function rateLimit(store: RateLimitStore, perMinute: number, logger: Logger): RequestHandler {
+  const limiter = createRateLimiter(store, perMinute);
   let warnedAt = 0;
   return async (req, res, next) => {
     const token = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const state = await limiter.hit(token);
     if (!state) {
-      // At most one warning a minute while Redis does not answer.
+      // At most one warning a minute while the store does not answer.
       if (Date.now() - warnedAt > 60_000) {
         warnedAt = Date.now();
-        logger.warn('rate limit not applied: Redis did not answer in time');
+        logger.warn('rate limit not applied: its store did not answer in time');
       }
       return next();
     }

@@ -4,11 +4,31 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+export type QueueBackendName = 'redis' | 'postgres';
+export type QueueBackendChoice = QueueBackendName | 'auto';
+
+export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/cron_service';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/** `DATABASE_URL=embedded` asks for the embedded PostgreSQL whatever answers at the default address. */
+export const EMBEDDED_DATABASE = 'embedded';
+
 export interface Config {
   readonly nodeEnv: string;
   readonly port: number;
+  /**
+   * The database: a postgres URL, or the literal `embedded` until `resolveStores` has started
+   * the embedded server and put its URL here.
+   */
   readonly databaseUrl: string;
+  /** Whether DATABASE_URL was given; unset, an embedded server stands in when nothing answers at the default. */
+  readonly databaseUrlSet: boolean;
+  /** Data directory of the embedded PostgreSQL. */
+  readonly embeddedPgDir: string;
   readonly redisUrl: string;
+  /** Whether REDIS_URL was given: then the queues are on Redis unless QUEUE_BACKEND says otherwise. */
+  readonly redisUrlSet: boolean;
+  /** `auto` until `resolveStores` has probed for Redis (QUEUE_BACKEND and REDIS_URL unset). */
+  readonly queueBackend: QueueBackendChoice;
   /** Prefix of every Redis key the service writes, so several deployments or test runs share one Redis. */
   readonly redisPrefix: string;
   readonly publicBaseUrl: string;
@@ -43,8 +63,11 @@ export interface Config {
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
-  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/cron_service'),
-  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
+  DATABASE_URL: Joi.alternatives(Joi.string().valid(EMBEDDED_DATABASE), Joi.string().uri({ scheme: ['postgres', 'postgresql'] }))
+    .messages({ 'alternatives.match': '"DATABASE_URL" must be a postgres:// or postgresql:// URL, or "embedded"' }),
+  EMBEDDED_PG_DIR: Joi.string(),
+  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  QUEUE_BACKEND: Joi.string().valid('redis', 'postgres'),
   REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_:.-]+$/).default('cronsvc'),
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   ADMIN_TOKEN: Joi.string().min(1),
@@ -82,7 +105,9 @@ function loadDevKey(keyFile: string): Buffer {
  * `devKeyFile` is where a development encryption key is kept when none is configured.
  */
 // At the repository root, whichever directory an app is started from.
-const DEFAULT_DEV_KEY_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../.local/secrets.key');
+const LOCAL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../.local');
+const DEFAULT_DEV_KEY_FILE = path.join(LOCAL_DIR, 'secrets.key');
+export const DEFAULT_EMBEDDED_PG_DIR = path.join(LOCAL_DIR, 'postgres');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DEFAULT_DEV_KEY_FILE): Config {
   const blank = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
@@ -99,8 +124,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
-    databaseUrl: value.DATABASE_URL,
-    redisUrl: value.REDIS_URL,
+    databaseUrl: value.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    databaseUrlSet: value.DATABASE_URL !== undefined,
+    embeddedPgDir: path.resolve(value.EMBEDDED_PG_DIR ?? DEFAULT_EMBEDDED_PG_DIR),
+    redisUrl: value.REDIS_URL ?? DEFAULT_REDIS_URL,
+    redisUrlSet: value.REDIS_URL !== undefined,
+    queueBackend: value.QUEUE_BACKEND ?? (value.REDIS_URL !== undefined ? 'redis' : 'auto'),
     redisPrefix: value.REDIS_PREFIX,
     publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
     adminToken: value.ADMIN_TOKEN,

@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
+import type { SqlPool } from '../db/client.js';
 import { hashToken } from './workspaces.js';
 
 /**
- * RATE_LIMIT_PER_MINUTE per API token, shared by every API process through Redis: a fixed
- * window of one minute per token, opened by its first request, counted by one Lua script (one
- * round trip per request). Keys hold the token's hash, never the token, and expire with their
- * window.
+ * RATE_LIMIT_PER_MINUTE per API token, shared by every API process: a fixed window of one minute
+ * per token, opened by its first request, counted in one round trip per request. In Redis (a Lua
+ * script; keys expire with their window) when the service uses Redis, else in Postgres (one
+ * upsert on an unlogged table). Counts are kept under the token's hash, never the token.
  */
 
 export interface RateLimitState {
@@ -17,13 +18,13 @@ export interface RateLimitState {
 }
 
 export interface RateLimiter {
-  /** Counts one request of `token`; null when Redis did not answer in time (the caller lets it through). */
+  /** Counts one request of `token`; null when the store did not answer in time (the caller lets it through). */
   hit(token: string): Promise<RateLimitState | null>;
 }
 
 const WINDOW_MS = 60_000;
-// Redis is allowed this long per request; past it the request goes through unlimited, since an
-// API that stops answering while Redis is away would be worse than a limit briefly not applied.
+// The store is allowed this long per request; past it the request goes through unlimited, since an
+// API that stops answering while the store is away would be worse than a limit briefly not applied.
 const ANSWER_WITHIN_MS = 500;
 
 // Adds one to the token's count, starting the window with the first request; answers the count
@@ -40,17 +41,43 @@ return {count, left}`;
 
 type WithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
 
-export function createRateLimiter(redis: Redis, prefix: string, perMinute: number): RateLimiter {
+/** Counts one hit of `key` in its window: the count so far and the milliseconds the window has left. */
+type Counter = (key: string) => Promise<{ count: number; leftMs: number }>;
+
+function redisCounter(redis: Redis, prefix: string): Counter {
   if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as WithHit;
+  return async (key) => {
+    const [count, leftMs] = await client.rateLimitHit(`${prefix}:ratelimit:${key}`, WINDOW_MS);
+    return { count: Number(count), leftMs: Number(leftMs) };
+  };
+}
+
+// A window that has ended starts again at this request.
+const HIT_SQL = `
+  INSERT INTO rate_limit_windows AS w (key, window_ends_at, count) VALUES ($1, now() + $2 * interval '1 millisecond', 1)
+  ON CONFLICT (key) DO UPDATE SET
+    count = CASE WHEN w.window_ends_at <= now() THEN 1 ELSE w.count + 1 END,
+    window_ends_at = CASE WHEN w.window_ends_at <= now() THEN now() + $2 * interval '1 millisecond' ELSE w.window_ends_at END
+  RETURNING count, greatest(0, extract(epoch FROM w.window_ends_at - now()) * 1000)::int AS left_ms`;
+
+function postgresCounter(pool: SqlPool): Counter {
+  return async (key) => {
+    const { rows } = await pool.query<{ count: number; left_ms: number }>({ name: 'rate-limit-hit', text: HIT_SQL, values: [key, WINDOW_MS] });
+    return { count: rows[0].count, leftMs: rows[0].left_ms };
+  };
+}
+
+/** Where the counts live: Redis when the service has it, else the service's Postgres. */
+export type RateLimitStore = { redis: Redis; prefix: string } | { pool: SqlPool };
+
+export function createRateLimiter(store: RateLimitStore, perMinute: number): RateLimiter {
+  const count = 'redis' in store ? redisCounter(store.redis, store.prefix) : postgresCounter(store.pool);
   return {
     async hit(token) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ANSWER_WITHIN_MS)));
-      const answer = client.rateLimitHit(`${prefix}:ratelimit:${hashToken(token)}`, WINDOW_MS).then(
-        ([count, leftMs]) => ({ count: Number(count), leftMs: Number(leftMs) }),
-        () => null,
-      );
+      const answer = count(hashToken(token)).catch(() => null);
       const result = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
       if (!result) return null;
       return {

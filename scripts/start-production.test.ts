@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { databaseUrl, spawnProcess, repoRoot, testRun, uniqueName } from '@cronsvc/core/testing';
+
+// With NODE_ENV=production nothing embedded starts by itself: a store that cannot be reached
+// stops `npm start` at once with exit code 78 and the variable to set.
+
+let deadPort: number;
+
+beforeAll(async () => {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  deadPort = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+});
+
+async function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const app = spawnProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts/start.ts')], {
+    NODE_ENV: 'production',
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PORT: '0',
+    QUEUE_BACKEND: '',
+    ...env,
+  });
+  try {
+    return { code: await app.exited, output: app.output() };
+  } finally {
+    await app.kill('SIGKILL').catch(() => undefined);
+  }
+}
+
+it('exits 78 naming DATABASE_URL when the database cannot be reached, and starts nothing embedded', async () => {
+  const { code, output } = await start({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${deadPort}/cron_service`, REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+  expect(code).toBe(78);
+  expect(output).toMatch(new RegExp(`DATABASE_URL: cannot connect to postgresql://postgres@127\\.0\\.0\\.1:${deadPort}/cron_service .*Set DATABASE_URL to a reachable PostgreSQL server`));
+  expect(output).not.toMatch(/embedded PostgreSQL (initialised|on)/);
+});
+
+it('exits 78 naming REDIS_URL when Redis cannot be reached and the queue backend is not chosen', async () => {
+  // A database name of this test run's: were the check to pass, the run's teardown drops it.
+  const { code, output } = await start({ DATABASE_URL: databaseUrl(uniqueName(`cronsvc_test_${testRun}`)), REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+  expect(code).toBe(78);
+  expect(output).toMatch(new RegExp(`REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${deadPort}.*Set REDIS_URL to a reachable Redis, or QUEUE_BACKEND=postgres`));
+});
