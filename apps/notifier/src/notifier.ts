@@ -9,7 +9,8 @@ export interface Notifier {
 /** Sends deliveries: execution callbacks today, notification channels once they exist. */
 export function startNotifier(runtime: Runtime): Notifier {
   const { config, logger } = runtime;
-  const deps = { ...runtime, http: createHttpClient({ allowPrivateTargets: config.allowPrivateTargets }), sign: createRequestSigner(runtime) };
+  const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
+  const deps = { ...runtime, http, sign: createRequestSigner(runtime) };
   const worker = createWorker<DeliveryPayload>(
     'delivery',
     async (data) => {
@@ -24,6 +25,7 @@ export function startNotifier(runtime: Runtime): Notifier {
     worker,
     async stop() {
       await worker.close();
+      await http.close();
     },
   };
 }

@@ -57,6 +57,7 @@ export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Prom
   }
   const result = await deps.http.send({
     url: claimed.url,
+    workspaceId: claimed.workspace_id,
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',

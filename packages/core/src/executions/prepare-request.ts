@@ -40,5 +40,5 @@ export async function prepareRequest(
     return { ok: false, errorClass: 'SECRET_NOT_FOUND', message: `${what} in the workspace (referenced by the job's request)` };
   }
   const rendered = renderRequest(spec, { ...input.variables, execution_id: executionId, secrets });
-  return { ok: true, request: buildRequest({ ...spec, ...rendered }, executionId), secretValues: [...secrets.values()] };
+  return { ok: true, request: buildRequest({ ...spec, ...rendered }, executionId, input.workspaceId), secretValues: [...secrets.values()] };
 }
