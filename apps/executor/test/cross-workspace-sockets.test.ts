@@ -1,5 +1,5 @@
 import { createJob, getExecution, runNow, type ExecutionWithAttempts } from '@cronsvc/core';
-import { startRawTargetServer, waitFor, type RawTargetServer, type TestContext } from '@cronsvc/core/testing';
+import { useRawTargetServer, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // Two workspaces calling the same host through one executor. A job must not be able to frame its
@@ -10,20 +10,13 @@ import { useExecutorFixture } from './executor-fixture.js';
 let ctx: TestContext;
 let attacker: string;
 let victim: string;
-let raw: RawTargetServer;
 
 const fixture = useExecutorFixture('attacker');
 beforeAll(async () => {
   ({ ctx, workspaceId: attacker } = fixture);
   victim = (await ctx.workspace('victim')).id;
 });
-// A server of its own per test, so no connection outlives the test that opened it.
-beforeEach(async () => {
-  raw = await startRawTargetServer();
-});
-afterEach(async () => {
-  await raw.close();
-});
+const raw = useRawTargetServer();
 
 // A request the target would read as the next one on the connection; its Content-Length makes
 // it swallow the first bytes of whatever the connection carries next as its body.
@@ -31,7 +24,7 @@ const SMUGGLED = 'GET /smuggled HTTP/1.1\r\nHost: target\r\nContent-Length: 120\
 
 /** A job that never fires on its own: the tests run it with run-now. */
 async function savedJob(workspaceId: string, path: string): Promise<string> {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: `to ${path}`, kind: 'cron', schedule: { cron: '0 3 1 1 *' }, request: { url: `${raw.url}${path}` } });
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: `to ${path}`, kind: 'cron', schedule: { cron: '0 3 1 1 *' }, request: { url: `${raw().url}${path}` } });
   return job.id;
 }
 
@@ -47,7 +40,7 @@ async function runToEnd(workspaceId: string, jobId: string): Promise<ExecutionWi
 }
 
 /** Every request the target parsed, in the order it arrived, with the connection it came on. */
-const requests = () => raw.connections.flatMap((c) => c.requests.map((r) => ({ connection: c.id, ...r }))).sort((a, b) => a.seq - b.seq);
+const requests = () => raw().connections.flatMap((c) => c.requests.map((r) => ({ connection: c.id, ...r }))).sort((a, b) => a.seq - b.seq);
 
 describe('a job that frames its own request (stored before framing headers were refused)', () => {
   it('sends its body as its body: nothing is left on the connection for the next workspace to receive', async () => {
@@ -55,7 +48,7 @@ describe('a job that frames its own request (stored before framing headers were 
     // Save-time validation refuses these headers now; a job stored before that still holds them.
     await ctx.runtime.db.job.update({
       where: { id: attackerJob },
-      data: { request: { url: `${raw.url}/attacker`, method: 'POST', headers: { 'Content-Length': '0' }, body: SMUGGLED, timeout_seconds: 5, success_statuses: [200] } },
+      data: { request: { url: `${raw().url}/attacker`, method: 'POST', headers: { 'Content-Length': '0' }, body: SMUGGLED, timeout_seconds: 5, success_statuses: [200] } },
     });
     const victimJob = await savedJob(victim, '/victim');
 
@@ -72,7 +65,7 @@ describe('a job that frames its own request (stored before framing headers were 
     expect(sent.headers['content-length']).toBe(String(SMUGGLED.length));
     expect(sent.headers['transfer-encoding']).toBeUndefined();
     // Nothing of the victim's request reached the attacker's connection.
-    const attackerConnection = raw.connections.find((c) => c.requests.some((r) => r.path === '/attacker'))!;
+    const attackerConnection = raw().connections.find((c) => c.requests.some((r) => r.path === '/attacker'))!;
     expect(attackerConnection.bytes).not.toContain(second.id);
   });
 });
@@ -89,7 +82,7 @@ describe('keep-alive connections and workspaces', () => {
     // The victim's request opened a connection of its own; the attacker's second request reused the attacker's.
     expect(seen[1].connection).not.toBe(seen[0].connection);
     expect(seen[2].connection).toBe(seen[0].connection);
-    for (const connection of raw.connections) {
+    for (const connection of raw().connections) {
       expect(new Set(connection.requests.map((r) => r.path)).size).toBe(1);
     }
   });

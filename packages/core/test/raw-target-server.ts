@@ -19,6 +19,8 @@ export interface RawConnection {
   bytes: string;
   /** The requests parsed off `bytes`, in order; each was answered before the next was read. */
   requests: RawRequest[];
+  /** Whether the connection has closed. */
+  closed: boolean;
 }
 
 /**
@@ -55,10 +57,13 @@ export async function startRawTargetServer(): Promise<RawTargetServer> {
   let parsed = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
-    const connection: RawConnection = { id: connections.length + 1, bytes: '', requests: [] };
+    const connection: RawConnection = { id: connections.length + 1, bytes: '', requests: [], closed: false };
     connections.push(connection);
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      connection.closed = true;
+      sockets.delete(socket);
+    });
     socket.on('error', () => undefined);
     let unread = '';
     let broken = false;
@@ -96,5 +101,23 @@ export async function startRawTargetServer(): Promise<RawTargetServer> {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A raw target of its own for each test of the enclosing describe block (or file), so no
+ * connection outlives the test that opened it; the returned function gives the current one.
+ */
+export function useRawTargetServer(): () => RawTargetServer {
+  let server: RawTargetServer | undefined;
+  beforeEach(async () => {
+    server = await startRawTargetServer();
+  });
+  afterEach(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the raw target starts before each test');
+    return server;
   };
 }

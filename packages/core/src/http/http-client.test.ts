@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { startRawTargetServer, type RawTargetServer } from '../../test/raw-target-server.js';
+import { useRawTargetServer } from '../../test/raw-target-server.js';
 import { startTargetServer, type TargetServer } from '../../test/target-server.js';
 import { waitFor } from '../../test/wait-for.js';
-import { createHttpClient, MAX_BODY_BYTES, type HttpResult, type OutboundRequest } from './http-client.js';
+import { createHttpClient, MAX_BODY_BYTES, type HttpClient, type HttpResult, type OutboundRequest } from './http-client.js';
 
 // The outbound client against local node:http servers (DECISIONS D5: no redirects, one hard
 // time limit, a 1 MiB read cap, private targets refused at connect time unless allowed).
@@ -38,6 +38,16 @@ function asResponse(result: HttpResult): Extract<HttpResult, { kind: 'response' 
 function asError(result: HttpResult): Extract<HttpResult, { kind: 'error' }> {
   if (result.kind !== 'error') throw new Error(`expected an error, got HTTP ${result.statusCode}`);
   return result;
+}
+
+/** Runs `use` with a client of its own (private targets allowed), closed afterwards. */
+async function withClient(options: Omit<Parameters<typeof createHttpClient>[0], 'allowPrivateTargets'>, use: (own: HttpClient) => Promise<void>): Promise<void> {
+  const own = createHttpClient({ allowPrivateTargets: true, ...options });
+  try {
+    await use(own);
+  } finally {
+    await own.close();
+  }
 }
 
 /** A port nothing listens on: one the OS just handed out and took back. */
@@ -312,13 +322,7 @@ describe('informational responses', () => {
 });
 
 describe('framing: the client frames every request from the body it sends', () => {
-  let raw: RawTargetServer;
-  beforeEach(async () => {
-    raw = await startRawTargetServer();
-  });
-  afterEach(async () => {
-    await raw.close();
-  });
+  const rawTarget = useRawTargetServer();
 
   const framing = {
     'Content-Length': '0',
@@ -335,14 +339,14 @@ describe('framing: the client frames every request from the body it sends', () =
 
   it('drops framing and connection headers a stored job still holds, and sends the body as one request', async () => {
     const body = 'GET /smuggled HTTP/1.1\r\nHost: target\r\nContent-Length: 40\r\n\r\n';
-    const result = asResponse(await client.send({ url: `${raw.url}/hook`, workspaceId: 'ws_a', method: 'POST', headers: { ...framing, 'X-Kept': 'yes' }, body, timeoutMs: 5_000 }));
+    const result = asResponse(await client.send({ url: `${rawTarget().url}/hook`, workspaceId: 'ws_a', method: 'POST', headers: { ...framing, 'X-Kept': 'yes' }, body, timeoutMs: 5_000 }));
     expect(result.body.toString()).toBe('answer to POST /hook');
-    const [connection] = raw.connections;
+    const [connection] = rawTarget().connections;
     expect(connection.requests).toHaveLength(1);
     const [sent] = connection.requests;
     expect(sent.body).toBe(body);
     expect(sent.headers['content-length']).toBe(String(body.length));
-    expect(sent.headers.host).toBe(`127.0.0.1:${raw.port}`);
+    expect(sent.headers.host).toBe(`127.0.0.1:${rawTarget().port}`);
     expect(sent.headers['x-kept']).toBe('yes');
     for (const name of ['transfer-encoding', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect']) expect(sent.headers[name]).toBeUndefined();
     expect(sent.headers.connection).toBe('keep-alive');
@@ -351,31 +355,24 @@ describe('framing: the client frames every request from the body it sends', () =
   });
 
   it('sends content-length 0 for a POST without a body, and none for a GET without one', async () => {
-    await client.send({ url: `${raw.url}/post`, workspaceId: 'ws_a', method: 'POST', headers: { 'Content-Length': '10' }, body: null, timeoutMs: 5_000 });
-    await client.send({ url: `${raw.url}/get`, workspaceId: 'ws_a', method: 'GET', headers: { 'Content-Length': '10' }, body: null, timeoutMs: 5_000 });
-    const [post, get] = raw.connections.flatMap((c) => c.requests).sort((a, b) => a.seq - b.seq);
+    await client.send({ url: `${rawTarget().url}/post`, workspaceId: 'ws_a', method: 'POST', headers: { 'Content-Length': '10' }, body: null, timeoutMs: 5_000 });
+    await client.send({ url: `${rawTarget().url}/get`, workspaceId: 'ws_a', method: 'GET', headers: { 'Content-Length': '10' }, body: null, timeoutMs: 5_000 });
+    const [post, get] = rawTarget().connections.flatMap((c) => c.requests).sort((a, b) => a.seq - b.seq);
     expect(post.headers['content-length']).toBe('0');
     expect(get.headers['content-length']).toBeUndefined();
   });
 });
 
 describe('connections per workspace', () => {
-  let raw: RawTargetServer;
-  beforeEach(async () => {
-    raw = await startRawTargetServer();
-  });
-  afterEach(async () => {
-    await raw.close();
-  });
+  const rawTarget = useRawTargetServer();
 
   const call = (via: typeof client, workspaceId: string, path = '/') =>
-    via.send({ url: `${raw.url}${path}`, workspaceId, method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }).then(asResponse);
+    via.send({ url: `${rawTarget().url}${path}`, workspaceId, method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }).then(asResponse);
   /** The connection each request arrived on, in arrival order. */
-  const connectionsOf = () => raw.connections.flatMap((c) => c.requests.map((r) => ({ seq: r.seq, path: r.path, connection: c.id }))).sort((a, b) => a.seq - b.seq);
+  const connectionsOf = () => rawTarget().connections.flatMap((c) => c.requests.map((r) => ({ seq: r.seq, path: r.path, connection: c.id }))).sort((a, b) => a.seq - b.seq);
 
-  it("never sends one workspace's request on a connection that carried another's, and reuses each workspace's own", async () => {
-    const own = createHttpClient({ allowPrivateTargets: true });
-    try {
+  it("never sends one workspace's request on a connection that carried another's, and reuses each workspace's own", () =>
+    withClient({}, async (own) => {
       await call(own, 'ws_a', '/a1');
       await call(own, 'ws_b', '/b1');
       await call(own, 'ws_a', '/a2');
@@ -386,57 +383,42 @@ describe('connections per workspace', () => {
       expect(seen[1].connection).toBe(seen[3].connection);
       expect(seen[0].connection).not.toBe(seen[1].connection);
       expect(own.stats()).toEqual({ pools: 2, idlePools: 2, openSockets: 2 });
-    } finally {
-      await own.close();
-    }
-  });
+    }));
 
-  it('closes the pool idle the longest when there are more workspaces than maxPools', async () => {
-    const own = createHttpClient({ allowPrivateTargets: true, limits: { maxPools: 2 } });
-    try {
+  it('closes the pool idle the longest when there are more workspaces than maxPools', () =>
+    withClient({ limits: { maxPools: 2 } }, async (own) => {
       await call(own, 'ws_a');
       await call(own, 'ws_b');
       await call(own, 'ws_c');
       expect(own.stats().pools).toBe(2);
-      // ws_a's pool was closed, and its connection with it: its next request opens a new one.
+      await waitFor(() => rawTarget().connections[0].closed, { what: "ws_a's connection to be closed" });
+      // Its next request opens a new connection.
       await call(own, 'ws_a');
-      const seen = connectionsOf();
-      expect(new Set(seen.map((r) => r.connection)).size).toBe(4);
-    } finally {
-      await own.close();
-    }
-  });
+      expect(new Set(connectionsOf().map((r) => r.connection)).size).toBe(4);
+    }));
 
-  it('closes idle pools while the open sockets exceed maxOpenSockets, never one with a request in flight', async () => {
-    const own = createHttpClient({ allowPrivateTargets: true, limits: { maxOpenSockets: 1 } });
-    try {
+  it('closes idle pools, the longest idle first, while the open sockets exceed maxOpenSockets', () =>
+    withClient({ limits: { maxOpenSockets: 1 } }, async (own) => {
       await call(own, 'ws_a');
       expect(own.stats()).toEqual({ pools: 1, idlePools: 1, openSockets: 1 });
+      // ws_b's socket makes two: when its request has ended, ws_a's idle pool is closed.
       await call(own, 'ws_b');
-      // ws_b's own socket made two; ws_a's idle pool was closed when ws_b's request ended.
       expect(own.stats()).toEqual({ pools: 1, idlePools: 1, openSockets: 1 });
-      await waitFor(() => raw.connections.length === 2 && own.stats().openSockets === 1, { what: 'ws_a to be closed' });
-    } finally {
-      await own.close();
-    }
-  });
+      await waitFor(() => rawTarget().connections[0].closed, { what: "ws_a's connection to be closed" });
+      expect(rawTarget().connections[1].closed).toBe(false);
+    }));
 
-  it('closes a pool idle for idleMs', async () => {
-    const own = createHttpClient({ allowPrivateTargets: true, limits: { idleMs: 100 } });
-    try {
+  it('closes a pool idle for idleMs, and its connection with it', () =>
+    withClient({ limits: { idleMs: 100 } }, async (own) => {
       await call(own, 'ws_a');
       expect(own.stats().pools).toBe(1);
-      await waitFor(() => own.stats().pools === 0, { timeoutMs: 2_000, what: 'the idle pool to be closed' });
-    } finally {
-      await own.close();
-    }
-  });
+      await waitFor(() => own.stats().pools === 0 && rawTarget().connections[0].closed, { timeoutMs: 2_000, what: 'the idle pool to be closed' });
+    }));
 });
 
 describe('the time limit while waiting for a connection', () => {
-  it('times out a request queued behind a busy connection, and the connection still serves the next one', async () => {
-    const one = createHttpClient({ allowPrivateTargets: true, socketsPerOrigin: 1 });
-    try {
+  it('times out a request queued behind a busy connection, and the connection still serves the next one', () =>
+    withClient({ socketsPerOrigin: 1 }, async (one) => {
       let release: () => void = () => undefined;
       target.handle((req, res) => {
         if (req.url === '/slow') release = () => void res.end('slow');
@@ -450,8 +432,5 @@ describe('the time limit while waiting for a connection', () => {
       expect(asResponse(await slow).body.toString()).toBe('slow');
       expect(asResponse(await send({ path: '/after' }, one)).body.toString()).toBe('fast');
       expect(target.received.map((r) => r.url)).toEqual(['/slow', '/after']);
-    } finally {
-      await one.close();
-    }
-  });
+    }));
 });
