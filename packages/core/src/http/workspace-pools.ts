@@ -34,7 +34,7 @@ interface Entry<P> extends PoolLease<P> {
 
 /**
  * One connection pool per workspace, so a socket that carried one workspace's request never
- * carries another's. Pools are made on first use and closed when idle for `idleMs`, when there
+ * carries another's (ADR 007). Pools are made on first use and closed when idle for `idleMs`, when there
  * are more than `maxPools`, or while the open sockets of all pools exceed `maxOpenSockets`; a pool
  * with a request in flight is never closed, so those limits can only be exceeded by requests in
  * flight, which the caller bounds (the executor's attempt slots).
