@@ -1,4 +1,4 @@
-import { createJob, getExecution, runNow, type ExecutionWithAttempts } from '@cronsvc/core';
+import { createJob, createSecret, getExecution, runNow, type ExecutionWithAttempts } from '@cronsvc/core';
 import { useRawTargetServer, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
@@ -23,8 +23,8 @@ const raw = useRawTargetServer();
 const SMUGGLED = 'GET /smuggled HTTP/1.1\r\nHost: target\r\nContent-Length: 120\r\n\r\n';
 
 /** A job that never fires on its own: the tests run it with run-now. */
-async function savedJob(workspaceId: string, path: string): Promise<string> {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: `to ${path}`, kind: 'cron', schedule: { cron: '0 3 1 1 *' }, request: { url: `${raw().url}${path}` } });
+async function savedJob(workspaceId: string, path: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const { job } = await createJob(ctx.runtime, workspaceId, { name: `to ${path}`, kind: 'cron', schedule: { cron: '0 3 1 1 *' }, request: { url: `${raw().url}${path}` }, ...extra });
   return job.id;
 }
 
@@ -85,5 +85,21 @@ describe('keep-alive connections and workspaces', () => {
     for (const connection of raw().connections) {
       expect(new Set(connection.requests.map((r) => r.path)).size).toBe(1);
     }
+  });
+});
+
+describe('a header value that turns bad when rendered', () => {
+  it('fails the attempt before anything is sent when a secret puts CR LF into a header', async () => {
+    const value = 'sk_live_zz\r\nContent-Length: 0\r\n\r\nGET /smuggled HTTP/1.1';
+    await createSecret(ctx.runtime, attacker, { name: 'INJECTED', value });
+    const jobId = await savedJob(attacker, '/injected', {
+      request: { url: `${raw().url}/injected`, headers: { 'X-Api-Key': '{{secret.INJECTED}}' } },
+      retry_policy: { max_attempts: 1 },
+    });
+    const exe = await runToEnd(attacker, jobId);
+    expect(exe).toMatchObject({ status: 'failed', errorClass: 'CONNECTION_ERROR', finalResponse: null });
+    expect(exe.attempts[0].errorMessage).toMatch(/^header "X-Api-Key" cannot be sent: its value holds CR, LF, NUL/);
+    expect(exe.attempts[0].errorMessage).not.toContain('sk_live_zz');
+    expect(raw().connections).toHaveLength(0);
   });
 });
