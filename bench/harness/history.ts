@@ -28,7 +28,7 @@ async function templateExecution(ctx: BenchContext): Promise<string> {
   await ensureService(ctx);
   const ws = await workspaceId(ctx.pool);
   const jobs = await seedOneTimeJobs(ctx.pool, { workspaceId: ws, targetUrl: ctx.target.url, count: 1, namePrefix: 'template-' });
-  const [exe] = await seedManualExecutions(ctx.pool, { workspaceId: ws, jobs, count: 1 });
+  const [exe] = await seedManualExecutions(ctx.pool, { jobs, count: 1 });
   await ctx.queues.enqueueExecutions([{ executionId: exe.id, attempt: 1, runAt: exe.scheduledFor }]);
   for (let i = 0; i < 120; i++) {
     const id = await find();

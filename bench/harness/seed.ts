@@ -46,6 +46,7 @@ export interface SeedJobsOptions {
 export interface SeededJob {
   id: string;
   name: string;
+  workspaceId: string;
   nextRunAt: number | null;
 }
 
@@ -72,15 +73,11 @@ export async function seedJobs(pool: pg.Pool, o: SeedJobsOptions): Promise<Seede
       from,
       ...(o.params ?? []),
     ]);
-    if (o.returning) for (const r of res.rows) out.push({ id: r.id, name: r.name, nextRunAt: r.next_run_at ? r.next_run_at.getTime() : null });
+    if (o.returning) for (const r of res.rows) out.push({ id: r.id, name: r.name, workspaceId: o.workspaceId, nextRunAt: r.next_run_at ? r.next_run_at.getTime() : null });
   }
   return out;
 }
 
-/**
- * Queued manual executions (what run-now writes before it enqueues), spread over `jobs`.
- * Returns their ids and scheduled_for, for the harness to enqueue.
- */
 /** Active one_time jobs with no schedule, for executions seeded by hand (what run-now would queue). */
 export function seedOneTimeJobs(pool: pg.Pool, o: { workspaceId: string; targetUrl: string; count: number; namePrefix: string; shape?: JobShape }): Promise<SeededJob[]> {
   return seedJobs(pool, {
@@ -96,18 +93,43 @@ export function seedOneTimeJobs(pool: pg.Pool, o: { workspaceId: string; targetU
   });
 }
 
+/**
+ * Queued manual executions (what run-now writes before it enqueues), spread round-robin over
+ * `jobs`, each in its job's workspace. Returns their ids and scheduled_for, for the harness to enqueue.
+ */
 export async function seedManualExecutions(
   pool: pg.Pool,
-  o: { workspaceId: string; jobs: { id: string; name: string }[]; count: number },
+  o: { jobs: { id: string; name: string; workspaceId: string }[]; count: number },
 ): Promise<{ id: string; scheduledFor: Date }[]> {
   const res = await pool.query<{ id: string; scheduled_for: Date }>(
     `INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, updated_at)
-     SELECT ${sqlId('exe')}, $1, ($2::text[])[1 + i % $4], ($3::text[])[1 + i % $4], 'queued', 'manual', now(), now(), now()
+     SELECT ${sqlId('exe')}, ($1::text[])[1 + i % $4], ($2::text[])[1 + i % $4], ($3::text[])[1 + i % $4], 'queued', 'manual', now(), now(), now()
        FROM generate_series(0, $5::int - 1) AS i
      RETURNING id, scheduled_for`,
-    [o.workspaceId, o.jobs.map((j) => j.id), o.jobs.map((j) => j.name), o.jobs.length, o.count],
+    [o.jobs.map((j) => j.workspaceId), o.jobs.map((j) => j.id), o.jobs.map((j) => j.name), o.jobs.length, o.count],
   );
   return res.rows.map((r) => ({ id: r.id, scheduledFor: r.scheduled_for }));
+}
+
+/**
+ * `count` workspaces: the bootstrap workspace "default" and `count - 1` more named
+ * `bench-<i>`, made on first use as copies of it (same encrypted signing key: signatures cost the
+ * same, and nothing checks them).
+ */
+export async function benchWorkspaces(pool: pg.Pool, count: number): Promise<string[]> {
+  const first = await workspaceId(pool);
+  await pool.query(
+    `INSERT INTO workspaces (id, name, signing_key, signing_key_created_at, created_at, updated_at)
+     SELECT ${sqlId('wsp')}, 'bench-' || i, w.signing_key, now(), now(), now()
+       FROM generate_series(1, $2::int - 1) AS i, workspaces w
+      WHERE w.id = $1 AND NOT EXISTS (SELECT 1 FROM workspaces x WHERE x.name = 'bench-' || i)`,
+    [first, count],
+  );
+  const rest = await pool.query<{ id: string }>(
+    `SELECT id FROM workspaces WHERE name = ANY($1::text[]) ORDER BY substring(name from 7)::int`,
+    [Array.from({ length: count - 1 }, (_, i) => `bench-${i + 1}`)],
+  );
+  return [first, ...rest.rows.map((r) => r.id)];
 }
 
 /**

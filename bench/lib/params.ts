@@ -21,6 +21,11 @@ export interface Params {
     executions: number;
     /** Executor counts of the service runs. */
     executorCounts: number[];
+    /**
+     * Workspaces the executions of each service run are spread over, round-robin: the executor
+     * keeps a connection pool per workspace, so 100 measures what those pools cost against 1.
+     */
+    workspaceCounts: number[];
     /** In-flight requests of the ceiling and the peers; the service's EXECUTOR_CONCURRENCY default. */
     workerConcurrency: number;
     /** Give up when no unit completes for this long. */
@@ -76,7 +81,7 @@ export interface Params {
 export const FULL: Params = {
   mode: 'full',
   apiE2e: { executions: 20_000, inFlight: 32, timeoutMs: 300_000, pacedRate: 500, durationSeconds: 15, warmupSeconds: 2, connections: 50 },
-  throughput: { executions: 20_000, executorCounts: [1, 2], workerConcurrency: 200, stallMs: 60_000 },
+  throughput: { executions: 20_000, executorCounts: [1, 2], workspaceCounts: [1, 100], workerConcurrency: 200, stallMs: 60_000 },
   fireLag: { instant: 10_000, spread: 10_000, spreadOverMs: 60_000, single: 60, singleEveryMs: 500, graceMs: 30_000 },
   footprint: { schedules: [100_000, 1_000_000], executions: 1_000_000, idleWindowMs: 30_000 },
   api: { executions: 1_000_000, postRate: 500, getRate: 50, durationSeconds: 15, warmupSeconds: 2, connections: 50 },
@@ -88,7 +93,7 @@ export const FULL: Params = {
 export const QUICK: Params = {
   mode: 'quick',
   apiE2e: { executions: 3_000, inFlight: 32, timeoutMs: 120_000, pacedRate: 500, durationSeconds: 3, warmupSeconds: 1, connections: 50 },
-  throughput: { executions: 1_500, executorCounts: [1, 2], workerConcurrency: 200, stallMs: 15_000 },
+  throughput: { executions: 1_500, executorCounts: [1, 2], workspaceCounts: [1, 100], workerConcurrency: 200, stallMs: 15_000 },
   fireLag: { instant: 1_000, spread: 600, spreadOverMs: 10_000, single: 20, singleEveryMs: 250, graceMs: 10_000 },
   footprint: { schedules: [5_000, 20_000], executions: 20_000, idleWindowMs: 5_000 },
   api: { executions: 20_000, postRate: 500, getRate: 50, durationSeconds: 3, warmupSeconds: 1, connections: 50 },

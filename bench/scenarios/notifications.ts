@@ -48,7 +48,7 @@ export async function notifications(ctx: BenchContext): Promise<ScenarioResult> 
   for (const job of jobs) {
     for (const channel of [webhook, chatB]) await apiPost(ctx, `/v1/jobs/${job.id}/notification-rules`, { channel_id: channel.id, event: 'on_failure' });
   }
-  const executions = await seedManualExecutions(ctx.pool, { workspaceId: ws, jobs, count: n });
+  const executions = await seedManualExecutions(ctx.pool, { jobs, count: n });
   ctx.log(`${SCENARIO}: ${n} failing executions, ${expected} deliveries`);
 
   const closeCpu = cpuWindow(service.all());

@@ -1,7 +1,8 @@
 // throughput: N executions against the target answering 200 at once; executions per second from
-// the first enqueue to the last succeeded row. The service with 1 and 2 executors, the ceiling (a
-// bare BullMQ worker with the same HTTP client and batched INSERTs), and pg-boss and
-// graphile-worker doing the same work, all in the same run.
+// the first enqueue to the last succeeded row. The service with 1 and 2 executors, each with the
+// executions in one workspace and spread over 100, the ceiling (a bare BullMQ worker with the same
+// HTTP client and batched INSERTs), and pg-boss and graphile-worker doing the same work, all in
+// the same run.
 import { catalog, executionJobId } from '@cronsvc/core';
 import { Queue } from 'bullmq';
 import { makeWorkerUtils } from 'graphile-worker';
@@ -10,7 +11,7 @@ import PgBoss from 'pg-boss';
 import path from 'node:path';
 import { cpuWindow, ensureService, PROFILE_DIR, sleep, type BenchContext, type CpuReport } from '../harness/context.js';
 import { repoRoot, spawnTsx, type Managed } from '../harness/processes.js';
-import { resetServiceData, seedManualExecutions, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
+import { benchWorkspaces, resetServiceData, seedManualExecutions, seedOneTimeJobs, type SeededJob } from '../harness/seed.js';
 import { REDIS_URL } from '../harness/stores.js';
 import { countDeliveries } from '../lib/lag.js';
 import { TARGETS } from '../lib/params.js';
@@ -82,7 +83,23 @@ async function unfinishedSample(ctx: BenchContext): Promise<Record<string, unkno
   }
 }
 
-async function serviceRun(ctx: BenchContext, executors: number): Promise<VariantRun> {
+/** The service run's name; the one-workspace runs keep the names earlier results have. */
+const serviceRunName = (executors: number, workspaces: number) =>
+  `service, ${executors} executor${executors > 1 ? 's' : ''}${workspaces > 1 ? `, ${workspaces} workspaces` : ''}`;
+
+/** 100 one_time jobs (at least one per workspace), spread evenly over `workspaces` workspaces. */
+async function seedJobsOver(ctx: BenchContext, workspaces: number): Promise<SeededJob[]> {
+  const ids = await benchWorkspaces(ctx.pool, workspaces);
+  const perWorkspace = Math.ceil(100 / workspaces);
+  const jobs: SeededJob[] = [];
+  for (const [w, ws] of ids.entries()) {
+    jobs.push(...(await seedOneTimeJobs(ctx.pool, { workspaceId: ws, targetUrl: ctx.target.url, count: perWorkspace, namePrefix: `throughput-${w}-` })));
+  }
+  // Interleaved by workspace, so round-robin executions take the workspaces in turn.
+  return jobs.map((job, i) => ({ job, key: (i % perWorkspace) * workspaces + Math.floor(i / perWorkspace) })).sort((a, b) => a.key - b.key).map((x) => x.job);
+}
+
+async function serviceRun(ctx: BenchContext, executors: number, workspaces: number): Promise<VariantRun> {
   const n = ctx.params.throughput.executions;
   const service = await ensureService(ctx);
   const extra: Managed[] = [];
@@ -90,11 +107,10 @@ async function serviceRun(ctx: BenchContext, executors: number): Promise<Variant
   try {
     await resetServiceData(ctx.pool);
     await ctx.target.reset();
-    const ws = await workspaceId(ctx.pool);
-    const jobs = await seedOneTimeJobs(ctx.pool, { workspaceId: ws, targetUrl: ctx.target.url, count: 100, namePrefix: 'throughput-' });
+    const jobs = await seedJobsOver(ctx, workspaces);
     // What run-now commits before it enqueues: a queued manual execution per call.
-    const executions = await seedManualExecutions(ctx.pool, { workspaceId: ws, jobs, count: n });
-    const name = `service, ${executors} executor${executors > 1 ? 's' : ''}`;
+    const executions = await seedManualExecutions(ctx.pool, { jobs, count: n });
+    const name = serviceRunName(executors, workspaces);
     ctx.log(`${SCENARIO}: ${name}: ${n} executions`);
     const closeCpu = cpuWindow(service.all());
     const firstEnqueueAt = Date.now();
@@ -125,7 +141,7 @@ async function serviceRun(ctx: BenchContext, executors: number): Promise<Variant
       ctx.log(`${SCENARIO}: ${name}: unfinished executions: ${JSON.stringify(unfinished)}`);
       for (const [proc, text] of Object.entries(logs)) ctx.log(`${proc} logged:\n${text.slice(-1_500)}`);
     }
-    return { name, figure, details: { executions: n, finished, failed, enqueueMs, rate, deliveries: target.deliveries, cpu, unfinished, logs } };
+    return { name, figure, details: { executions: n, workspaces, finished, failed, enqueueMs, rate, deliveries: target.deliveries, cpu, unfinished, logs } };
   } finally {
     for (const e of extra) await service.removeExecutor(e);
   }
@@ -261,7 +277,11 @@ export async function throughput(ctx: BenchContext): Promise<ScenarioResult> {
   await ensureService(ctx);
   const ceiling = await attempt(ctx, 'ceiling', () => ceilingRun(ctx));
   const services: VariantRun[] = [];
-  for (const count of p.executorCounts) services.push(await attempt(ctx, `service, ${count} executors`, () => serviceRun(ctx, count)));
+  for (const count of p.executorCounts) {
+    for (const workspaces of p.workspaceCounts) {
+      services.push(await attempt(ctx, serviceRunName(count, workspaces), () => serviceRun(ctx, count, workspaces)));
+    }
+  }
   const pgBoss = await attempt(ctx, 'pg-boss', () => pgBossRun(ctx));
   const graphile = await attempt(ctx, 'graphile-worker', () => graphileRun(ctx));
   const peers = [pgBoss, graphile];
@@ -286,9 +306,10 @@ export async function throughput(ctx: BenchContext): Promise<ScenarioResult> {
     parameters: {
       executions: p.executions,
       executorCounts: p.executorCounts,
+      workspaceCounts: p.workspaceCounts,
       workerConcurrency: p.workerConcurrency,
       enqueueBatch: ENQUEUE_BATCH,
-      workload: 'GET to the local target answering 200 at once; service: seeded queued manual executions enqueued with the service producer',
+      workload: 'GET to the local target answering 200 at once; service: seeded queued manual executions enqueued with the service producer, spread round-robin over the workspaces of the run',
       pgBoss: { loops: 5, batchSize: Math.max(1, Math.round(p.workerConcurrency / 5)) },
     },
     details,

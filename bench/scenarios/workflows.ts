@@ -51,7 +51,7 @@ async function threeStepRuns(ctx: BenchContext, baseUrl: string, runs: number): 
   });
   // Watching Postgres before the runs start, so no wait goes unseen.
   const resumer = spawnTsx('resumer', 'bench/load/workflow-load.ts', { LOAD_MODE: 'resume', DATABASE_URL: ctx.databaseUrl, SERVICE_URL: baseUrl, RESUME_COUNT: String(runs) });
-  const seeded = await seedManualExecutions(ctx.pool, { workspaceId: await workspaceId(ctx.pool), jobs: [job], count: runs });
+  const seeded = await seedManualExecutions(ctx.pool, { jobs: [{ ...job, workspaceId: await workspaceId(ctx.pool) }], count: runs });
   const firstEnqueueAt = Date.now();
   for (let i = 0; i < seeded.length; i += ENQUEUE_BATCH) {
     await ctx.queues.enqueueExecutions(seeded.slice(i, i + ENQUEUE_BATCH).map((e) => ({ executionId: e.id, attempt: 1, runAt: new Date() })));

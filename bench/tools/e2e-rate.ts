@@ -76,7 +76,7 @@ try {
     await resetServiceData(ctx.pool);
     const ws = await workspaceId(ctx.pool);
     const owners = await seedOneTimeJobs(ctx.pool, { workspaceId: ws, targetUrl: ctx.target.url, count: 100, namePrefix: 'seeded-' });
-    const executions = await seedManualExecutions(ctx.pool, { workspaceId: ws, jobs: owners, count: jobs });
+    const executions = await seedManualExecutions(ctx.pool, { jobs: owners, count: jobs });
     closeCpu = cpuWindow(service.all());
     started = Date.now();
     for (let i = 0; i < executions.length; i += 1_000) {

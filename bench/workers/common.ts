@@ -28,6 +28,7 @@ export function benchHttpClient(): HttpClient {
 export async function call(http: HttpClient, item: WorkItem): Promise<number> {
   const result = await http.send({
     url: item.url,
+    workspaceId: 'bench',
     method: 'GET',
     headers: { 'X-Cron-Service-Execution-Id': item.id },
     body: null,

@@ -102,6 +102,7 @@ export function startExecutor(runtime: Runtime): Executor {
           .catch((error) => logger.warn('handing held attempts back failed; the reconciler will queue them', { count: released.length, error: (error as Error).message }));
       }
       while (inFlight.size > 0 || slicesPending > 0) await Promise.all([...inFlight, new Promise((resolve) => setImmediate(resolve))]);
+      await http.close();
     },
   };
 }

@@ -65,6 +65,8 @@ describe('saving a job while private targets are refused', () => {
     ['an octal loopback address', 'http://0177.0.0.1/'],
     ['IPv6 loopback', 'http://[::1]:9000/'],
     ['IPv4-mapped IPv6 loopback', 'http://[::ffff:127.0.0.1]/'],
+    ['IPv4-compatible IPv6 loopback', 'http://[::127.0.0.1]/'],
+    ['IPv4-compatible IPv6 public address', 'http://[::8.8.8.8]/'],
     ['the cloud metadata address', 'http://169.254.169.254/latest/meta-data'],
   ];
   const cases = ['request.url', 'on_success_url', 'on_failure_url'].flatMap((path) => privateUrls.map(([what, url]) => [path, what, url]));

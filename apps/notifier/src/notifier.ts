@@ -35,7 +35,8 @@ export interface Notifier {
 export function startNotifier(runtime: Runtime): Notifier {
   const { config, logger } = runtime;
   const mailer = config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: true }) : null;
-  const deps = { ...runtime, http: createHttpClient({ allowPrivateTargets: config.allowPrivateTargets }), mailer };
+  const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
+  const deps = { ...runtime, http, mailer };
   const send = async (deliveryId: string) => {
     const outcome = await sendDelivery(deps, deliveryId);
     if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
@@ -79,6 +80,7 @@ export function startNotifier(runtime: Runtime): Notifier {
         .catch((error) => logger.warn('handing unsent deliveries to the queue failed; the reconciler will queue them', { count: unsent.length, error: (error as Error).message }));
       await worker.close();
       mailer?.close();
+      await http.close();
     },
   };
 }

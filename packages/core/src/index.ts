@@ -37,6 +37,7 @@ export * from './executions/decide-attempt.js';
 export * from './executions/build-request.js';
 export * from './http/http-client.js';
 export * from './http/target-guard.js';
+export * from './http/request-headers.js';
 export * from './workspaces/workspaces.js';
 export * from './workspaces/token-workspace.js';
 export * from './workspaces/rate-limit.js';

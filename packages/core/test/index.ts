@@ -8,3 +8,4 @@ export * from './smtp-receiver.js';
 export * from './browser.js';
 export * from './factories.js';
 export * from './processes.js';
+export * from './raw-target-server.js';

@@ -20,10 +20,11 @@ export function encodeBody(body: unknown, headers: Record<string, string>): { bo
   return { body: encoded, headers: { ...headers, 'Content-Type': isText ? 'text/plain; charset=utf-8' : 'application/json' } };
 }
 
-export function buildRequest(spec: RequestSpec, executionId: string): OutboundRequest {
+export function buildRequest(spec: RequestSpec, executionId: string, workspaceId: string): OutboundRequest {
   const { body, headers } = encodeBody(spec.body, { ...spec.headers });
   return {
     url: spec.url,
+    workspaceId,
     method: spec.method,
     headers: { ...headers, [EXECUTION_ID_HEADER]: executionId },
     body,

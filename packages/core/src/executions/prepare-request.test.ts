@@ -44,6 +44,7 @@ describe('prepareRequest', () => {
       secretValues: ['sk_live_"quoted"'],
       request: {
         url: `https://api.example.com/items/${variables.uuid}?at=${variables.timestamp}`,
+        workspaceId,
         method: 'POST',
         headers: { Authorization: 'Bearer sk_live_"quoted"', 'Content-Type': 'application/json', 'X-Cron-Service-Execution-Id': 'exe_1' },
         body: JSON.stringify({ run: 'exe_1', tags: ['sk_live_"quoted"', 3] }),

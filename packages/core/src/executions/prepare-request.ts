@@ -45,5 +45,5 @@ export async function prepareRequest(
   const tooMuch = jobSecretBytesProblem(new Map([...secrets].map(([name, value]) => [name, Buffer.byteLength(value, 'utf8')])));
   if (tooMuch) return { ok: false, errorClass: 'SECRET_NOT_FOUND', message: `${tooMuch}; a secret grew since the job was saved` };
   const rendered = renderRequest(spec, { ...input.variables, execution_id: executionId, secrets });
-  return { ok: true, request: buildRequest({ ...spec, ...rendered }, executionId), secretValues: [...secrets.values()] };
+  return { ok: true, request: buildRequest({ ...spec, ...rendered }, executionId, input.workspaceId), secretValues: [...secrets.values()] };
 }

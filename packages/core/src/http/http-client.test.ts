@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
+import { useRawTargetServer } from '../../test/raw-target-server.js';
 import { startTargetServer, type TargetServer } from '../../test/target-server.js';
 import { waitFor } from '../../test/wait-for.js';
-import { createHttpClient, MAX_BODY_BYTES, type HttpResult, type OutboundRequest } from './http-client.js';
+import { createHttpClient, MAX_BODY_BYTES, type HttpClient, type HttpResult, type OutboundRequest } from './http-client.js';
 
 // The outbound client against local node:http servers (DECISIONS D5: no redirects, one hard
 // time limit, a 1 MiB read cap, private targets refused at connect time unless allowed).
@@ -16,6 +17,7 @@ beforeAll(async () => {
   target = await startTargetServer();
 });
 afterAll(async () => {
+  await Promise.all([client.close(), guarded.close()]);
   await target.close();
 });
 beforeEach(() => {
@@ -25,7 +27,7 @@ beforeEach(() => {
 
 function send(overrides: Partial<OutboundRequest> & { path?: string }, via = client): Promise<HttpResult> {
   const { path = '/', ...request } = overrides;
-  return via.send({ url: `${target.url}${path}`, method: 'GET', headers: {}, body: null, timeoutMs: 5_000, ...request });
+  return via.send({ url: `${target.url}${path}`, workspaceId: 'ws_test', method: 'GET', headers: {}, body: null, timeoutMs: 5_000, ...request });
 }
 
 function asResponse(result: HttpResult): Extract<HttpResult, { kind: 'response' }> {
@@ -36,6 +38,16 @@ function asResponse(result: HttpResult): Extract<HttpResult, { kind: 'response' 
 function asError(result: HttpResult): Extract<HttpResult, { kind: 'error' }> {
   if (result.kind !== 'error') throw new Error(`expected an error, got HTTP ${result.statusCode}`);
   return result;
+}
+
+/** Runs `use` with a client of its own (private targets allowed), closed afterwards. */
+async function withClient(options: Omit<Parameters<typeof createHttpClient>[0], 'allowPrivateTargets'>, use: (own: HttpClient) => Promise<void>): Promise<void> {
+  const own = createHttpClient({ allowPrivateTargets: true, ...options });
+  try {
+    await use(own);
+  } finally {
+    await own.close();
+  }
 }
 
 /** A port nothing listens on: one the OS just handed out and took back. */
@@ -162,7 +174,7 @@ describe('the time limit', () => {
 describe('transport errors', () => {
   it('reports a refused connection as CONNECTION_ERROR', async () => {
     const port = await closedPort();
-    const result = asError(await client.send({ url: `http://127.0.0.1:${port}/`, method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
+    const result = asError(await client.send({ url: `http://127.0.0.1:${port}/`, workspaceId: 'ws_test', method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
     expect(result.errorClass).toBe('CONNECTION_ERROR');
     expect(result.message).toContain('ECONNREFUSED');
   });
@@ -181,7 +193,7 @@ describe('transport errors', () => {
     ['not a URL', 'not a url'],
     ['an unsupported protocol', 'ftp://example.com/file'],
   ])('resolves %s to an error result instead of throwing', async (_what, url) => {
-    const result = asError(await client.send({ url, method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
+    const result = asError(await client.send({ url, workspaceId: 'ws_test', method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
     expect(result.errorClass).toBe('CONNECTION_ERROR');
     expect(result.message).toMatch(/^(Invalid URL|Unsupported protocol: ftp:)$/);
   });
@@ -190,6 +202,37 @@ describe('transport errors', () => {
     const result = asError(await send({ headers: { 'X-Bad': 'a\r\nInjected: yes' } }));
     expect(result.errorClass).toBe('CONNECTION_ERROR');
     expect(target.received).toHaveLength(0);
+  });
+
+  it.each([
+    ['CR LF', 'token\r\nX-Injected: yes'],
+    ['a lone LF', 'token\nX-Injected: yes'],
+    ['NUL', 'tok\u0000en'],
+  ])('refuses a header value with %s (a rendered secret) without sending anything or quoting the value', async (_what, value) => {
+    const result = asError(await send({ method: 'POST', headers: { 'X-Api-Key': value, 'X-Fine': 'yes' }, body: 'x' }));
+    expect(result).toMatchObject({ errorClass: 'CONNECTION_ERROR', message: expect.stringMatching(/^header "X-Api-Key" cannot be sent: its value holds CR, LF, NUL/) });
+    expect(result.message).not.toContain('token');
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('reports a connection closed before any response as CONNECTION_ERROR', async () => {
+    target.handle((_req, res) => void res.socket?.destroy());
+    const result = asError(await send({}));
+    expect(result).toMatchObject({ errorClass: 'CONNECTION_ERROR', message: 'socket hang up' });
+  });
+
+  it.each([
+    ['without the guard', () => client],
+    ['through the guard', () => guarded],
+  ])('reports a name that does not resolve as DNS_ERROR, %s', async (_what, via) => {
+    const result = asError(await via().send({ url: 'http://no-such-host.invalid/', workspaceId: 'ws_test', method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
+    expect(result.errorClass).toBe('DNS_ERROR');
+    expect(result.message).toMatch(/no-such-host\.invalid/);
+  });
+
+  it('reports TLS spoken to a server that does not speak it as TLS_ERROR', async () => {
+    const result = asError(await client.send({ url: `https://127.0.0.1:${target.port}/`, workspaceId: 'ws_test', method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
+    expect(result.errorClass).toBe('TLS_ERROR');
   });
 });
 
@@ -254,14 +297,140 @@ describe('private targets', () => {
     ['a private literal', () => 'http://10.1.2.3/', /^10\.1\.2\.3 is not a public address$/],
     ['a name resolving to loopback', () => `http://localhost:${target.port}/`, /^localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/],
   ])('refuses %s with BLOCKED_TARGET unless allowed', async (_what, url, message) => {
-    const result = asError(await guarded.send({ url: url(), method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
+    const result = asError(await guarded.send({ url: url(), workspaceId: 'ws_test', method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
     expect(result.errorClass).toBe('BLOCKED_TARGET');
     expect(result.message).toMatch(message);
     expect(target.received).toHaveLength(0);
   });
 
   it('lets the same loopback name through when private targets are allowed', async () => {
-    const result = asResponse(await client.send({ url: `http://localhost:${target.port}/`, method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
+    const result = asResponse(await client.send({ url: `http://localhost:${target.port}/`, workspaceId: 'ws_test', method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }));
     expect(result.statusCode).toBe(200);
   });
+});
+
+describe('informational responses', () => {
+  it('skips a 103 Early Hints and returns the final response', async () => {
+    target.handle((_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload' });
+      res.end('final');
+    });
+    const result = asResponse(await send({}));
+    expect(result).toMatchObject({ statusCode: 200, truncated: false });
+    expect(result.body.toString()).toBe('final');
+  });
+});
+
+describe('framing: the client frames every request from the body it sends', () => {
+  const rawTarget = useRawTargetServer();
+
+  const framing = {
+    'Content-Length': '0',
+    'Transfer-Encoding': 'chunked',
+    Connection: 'close',
+    'Keep-Alive': 'timeout=1',
+    TE: 'trailers',
+    Trailer: 'X-After',
+    Upgrade: 'websocket',
+    'Proxy-Connection': 'keep-alive',
+    Expect: '100-continue',
+    Host: 'victim.example',
+  };
+
+  it('drops framing and connection headers a stored job still holds, and sends the body as one request', async () => {
+    const body = 'GET /smuggled HTTP/1.1\r\nHost: target\r\nContent-Length: 40\r\n\r\n';
+    const result = asResponse(await client.send({ url: `${rawTarget().url}/hook`, workspaceId: 'ws_a', method: 'POST', headers: { ...framing, 'X-Kept': 'yes' }, body, timeoutMs: 5_000 }));
+    expect(result.body.toString()).toBe('answer to POST /hook');
+    const [connection] = rawTarget().connections;
+    expect(connection.requests).toHaveLength(1);
+    const [sent] = connection.requests;
+    expect(sent.body).toBe(body);
+    expect(sent.headers['content-length']).toBe(String(body.length));
+    expect(sent.headers.host).toBe(`127.0.0.1:${rawTarget().port}`);
+    expect(sent.headers['x-kept']).toBe('yes');
+    for (const name of ['transfer-encoding', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect']) expect(sent.headers[name]).toBeUndefined();
+    expect(sent.headers.connection).toBe('keep-alive');
+    // Exactly one request's bytes on the wire: its head and its body, nothing after.
+    expect(connection.bytes.endsWith(`\r\n\r\n${body}`)).toBe(true);
+  });
+
+  it('sends content-length 0 for a POST without a body, and none for a GET without one', async () => {
+    await client.send({ url: `${rawTarget().url}/post`, workspaceId: 'ws_a', method: 'POST', headers: { 'Content-Length': '10' }, body: null, timeoutMs: 5_000 });
+    await client.send({ url: `${rawTarget().url}/get`, workspaceId: 'ws_a', method: 'GET', headers: { 'Content-Length': '10' }, body: null, timeoutMs: 5_000 });
+    const [post, get] = rawTarget().connections.flatMap((c) => c.requests).sort((a, b) => a.seq - b.seq);
+    expect(post.headers['content-length']).toBe('0');
+    expect(get.headers['content-length']).toBeUndefined();
+  });
+});
+
+describe('connections per workspace', () => {
+  const rawTarget = useRawTargetServer();
+
+  const call = (via: typeof client, workspaceId: string, path = '/') =>
+    via.send({ url: `${rawTarget().url}${path}`, workspaceId, method: 'GET', headers: {}, body: null, timeoutMs: 5_000 }).then(asResponse);
+  /** The connection each request arrived on, in arrival order. */
+  const connectionsOf = () => rawTarget().connections.flatMap((c) => c.requests.map((r) => ({ seq: r.seq, path: r.path, connection: c.id }))).sort((a, b) => a.seq - b.seq);
+
+  it("never sends one workspace's request on a connection that carried another's, and reuses each workspace's own", () =>
+    withClient({}, async (own) => {
+      await call(own, 'ws_a', '/a1');
+      await call(own, 'ws_b', '/b1');
+      await call(own, 'ws_a', '/a2');
+      await call(own, 'ws_b', '/b2');
+      const seen = connectionsOf();
+      expect(seen.map((r) => r.path)).toEqual(['/a1', '/b1', '/a2', '/b2']);
+      expect(seen[0].connection).toBe(seen[2].connection);
+      expect(seen[1].connection).toBe(seen[3].connection);
+      expect(seen[0].connection).not.toBe(seen[1].connection);
+      expect(own.stats()).toEqual({ pools: 2, idlePools: 2, openSockets: 2 });
+    }));
+
+  it('closes the pool idle the longest when there are more workspaces than maxPools', () =>
+    withClient({ limits: { maxPools: 2 } }, async (own) => {
+      await call(own, 'ws_a');
+      await call(own, 'ws_b');
+      await call(own, 'ws_c');
+      expect(own.stats().pools).toBe(2);
+      await waitFor(() => rawTarget().connections[0].closed, { what: "ws_a's connection to be closed" });
+      // Its next request opens a new connection.
+      await call(own, 'ws_a');
+      expect(new Set(connectionsOf().map((r) => r.connection)).size).toBe(4);
+    }));
+
+  it('closes idle pools, the longest idle first, while the open sockets exceed maxOpenSockets', () =>
+    withClient({ limits: { maxOpenSockets: 1 } }, async (own) => {
+      await call(own, 'ws_a');
+      expect(own.stats()).toEqual({ pools: 1, idlePools: 1, openSockets: 1 });
+      // ws_b's socket makes two: when its request has ended, ws_a's idle pool is closed.
+      await call(own, 'ws_b');
+      expect(own.stats()).toEqual({ pools: 1, idlePools: 1, openSockets: 1 });
+      await waitFor(() => rawTarget().connections[0].closed, { what: "ws_a's connection to be closed" });
+      expect(rawTarget().connections[1].closed).toBe(false);
+    }));
+
+  it('closes a pool idle for idleMs, and its connection with it', () =>
+    withClient({ limits: { idleMs: 100 } }, async (own) => {
+      await call(own, 'ws_a');
+      expect(own.stats().pools).toBe(1);
+      await waitFor(() => own.stats().pools === 0 && rawTarget().connections[0].closed, { timeoutMs: 2_000, what: 'the idle pool to be closed' });
+    }));
+});
+
+describe('the time limit while waiting for a connection', () => {
+  it('times out a request queued behind a busy connection, and the connection still serves the next one', () =>
+    withClient({ socketsPerOrigin: 1 }, async (one) => {
+      let release: () => void = () => undefined;
+      target.handle((req, res) => {
+        if (req.url === '/slow') release = () => void res.end('slow');
+        else res.end('fast');
+      });
+      const slow = send({ path: '/slow', timeoutMs: 5_000 }, one);
+      await waitFor(() => target.received.length === 1, { what: 'the slow request to arrive' });
+      const queued = asError(await send({ path: '/queued', timeoutMs: 200 }, one));
+      expect(queued).toMatchObject({ errorClass: 'TIMEOUT', message: 'no complete response within 200 ms' });
+      release();
+      expect(asResponse(await slow).body.toString()).toBe('slow');
+      expect(asResponse(await send({ path: '/after' }, one)).body.toString()).toBe('fast');
+      expect(target.received.map((r) => r.url)).toEqual(['/slow', '/after']);
+    }));
 });

@@ -1,9 +1,9 @@
-import http from 'node:http';
-import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { prepareRequest } from './request-options.js';
-import { readBody, responseEncoding } from './response-body.js';
+import { Agent, type Dispatcher } from 'undici';
+import { prepareRequest, type PreparedRequest } from './request-options.js';
+import { BodyReader, responseEncoding } from './response-body.js';
 import { BlockedTargetError, guardedLookup, isBlockedAddress } from './target-guard.js';
+import { WorkspacePools, type PoolLease, type PoolLimits } from './workspace-pools.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const PREVIEW_BYTES = 64 * 1024;
@@ -13,10 +13,23 @@ const KEPT_HEADERS = [
   'etag', 'last-modified', 'cache-control', 'x-request-id',
 ];
 
+/** Sockets per origin in one workspace's pool, as the shared agent had before pools were per workspace. */
+export const SOCKETS_PER_ORIGIN = 256;
+
+/** What one client may hold (README, "Outbound connections"). */
+export const DEFAULT_POOL_LIMITS: PoolLimits = { maxPools: 1_000, maxOpenSockets: 2_048, idleMs: 60_000 };
+
+// How long an idle socket stays open when the server does not say (undici's default), and at
+// most when it does: a pool does not keep sockets for minutes because a server would allow it.
+const KEEP_ALIVE_MS = 4_000;
+const KEEP_ALIVE_MAX_MS = 30_000;
+
 export type TransportErrorClass = 'TIMEOUT' | 'CONNECTION_ERROR' | 'DNS_ERROR' | 'TLS_ERROR' | 'BLOCKED_TARGET';
 
 export interface OutboundRequest {
   url: string;
+  /** The workspace the request is made for: its requests share connections with no other workspace's. */
+  workspaceId: string;
   method: string;
   headers: Record<string, string>;
   /** Raw bytes to send, already encoded; null sends no body. */
@@ -41,9 +54,15 @@ export type HttpResult =
 
 export interface HttpClient {
   send(request: OutboundRequest): Promise<HttpResult>;
+  /** What the client holds right now: workspace pools and open sockets. */
+  stats(): { pools: number; idlePools: number; openSockets: number };
+  /** Closes every pool once the requests in flight on it have ended. */
+  close(): Promise<void>;
 }
 
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|EPROTO$|ERR_OSSL)/;
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA']);
 
 export function classifyTransportError(error: unknown): { errorClass: TransportErrorClass; message: string } {
   const err = error as { code?: string; message?: string; cause?: unknown };
@@ -53,22 +72,34 @@ export function classifyTransportError(error: unknown): { errorClass: TransportE
   }
   const code = err.code ?? cause.code ?? '';
   const message = err.message ?? String(error);
-  if (code === 'ETIMEDOUT' || err.constructor?.name === 'TimeoutError') return { errorClass: 'TIMEOUT', message };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return { errorClass: 'DNS_ERROR', message };
+  if (TIMEOUT_CODES.has(code)) return { errorClass: 'TIMEOUT', message };
+  if (DNS_CODES.has(code)) return { errorClass: 'DNS_ERROR', message };
   if (TLS_CODES.test(code)) return { errorClass: 'TLS_ERROR', message };
   return { errorClass: 'CONNECTION_ERROR', message };
 }
 
-function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
+/**
+ * How a dropped connection is worded, as node:http (and got before it) worded it, so stored
+ * messages read the same as before: before any response "socket hang up", mid-body "The server
+ * aborted pending request".
+ */
+function dropped(responseStarted: boolean): Error {
+  return Object.assign(new Error(responseStarted ? 'The server aborted pending request' : 'socket hang up'), { code: 'ECONNRESET' });
+}
+
+function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    const value = raw[name];
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }
 
 function keptHeaders(all: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(KEPT_HEADERS.filter((name) => name in all).map((name) => [name, all[name]]));
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) if (name in all) kept[name] = all[name];
+  return kept;
 }
 
 /** The URL's host when it is an IP address (brackets of an IPv6 host removed), else null. */
@@ -78,95 +109,160 @@ function addressLiteral(url: string): string | null {
   return isIP(host) ? host : null;
 }
 
-/** The response headers as the result reports them; decoded, content-encoding and -length describe bytes the caller never sees (got dropped them too). */
-function responseHeaders(response: http.IncomingMessage, decoded: boolean): Record<string, string> {
-  const all = flatHeaders(response.headers);
-  if (decoded) {
-    delete all['content-encoding'];
-    delete all['content-length'];
+/**
+ * One exchange: the undici dispatch handler of a request, which settles its promise exactly
+ * once, with a response or an error result, and aborts the request (dropping its connection)
+ * whenever it settles before the response ended.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private settled = false;
+  private abandoned = false;
+  private reader: BodyReader | null = null;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly method: string,
+    timeoutMs: number,
+    private readonly started: number,
+    private readonly resolve: (result: HttpResult) => void,
+  ) {
+    // undici's own timeouts are idle timeouts, which a body trickling in forever never trips; this bounds everything.
+    this.timer = setTimeout(() => this.fail(new Error(`no complete response within ${timeoutMs} ms`), 'TIMEOUT'), timeoutMs);
   }
-  return all;
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // It timed out while waiting for a connection of its pool.
+    if (this.abandoned) controller.abort(new Error('abandoned'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // 1xx (e.g. 103 Early Hints) come before the final response.
+    if (statusCode < 200 || this.settled) return;
+    this.status = statusCode;
+    const all = flatHeaders(headers);
+    const encoding = responseEncoding(this.method, statusCode, all['content-encoding']);
+    // Decoded, content-encoding and -length describe bytes the caller never sees (got dropped them too).
+    if (encoding !== null) {
+      delete all['content-encoding'];
+      delete all['content-length'];
+    }
+    this.headers = all;
+    this.reader = new BodyReader(encoding, MAX_BODY_BYTES, {
+      // A capped body leaves unread bytes on the connection, so that connection cannot be reused.
+      done: (body, truncated) => this.finish(this.response(body, truncated), truncated),
+      fail: (error) => this.fail(error),
+    });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.reader?.write(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.reader?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.settled) return;
+    const code = (error as { code?: string }).code;
+    // The connection closed under the exchange: before any response, or before the body ended.
+    if (this.reader !== null || code === 'UND_ERR_SOCKET') this.fail(dropped(this.reader !== null));
+    else this.fail(error);
+  }
+
+  fail(error: unknown, errorClass?: TransportErrorClass): void {
+    const classified = classifyTransportError(error);
+    this.finish({ kind: 'error', errorClass: errorClass ?? classified.errorClass, message: classified.message, latencyMs: this.elapsed() }, true);
+  }
+
+  private response(body: Buffer, truncated: boolean): HttpResult {
+    return { kind: 'response', statusCode: this.status, headers: keptHeaders(this.headers), allHeaders: this.headers, body, truncated, latencyMs: this.elapsed() };
+  }
+
+  private elapsed(): number {
+    return Math.round(performance.now() - this.started);
+  }
+
+  /** `abandon` (timeout, error, capped body) also stops reading and aborts the request and its connection. */
+  private finish(result: HttpResult, abandon: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (abandon) {
+      this.abandoned = true;
+      this.reader?.stop();
+      this.controller?.abort(new Error('abandoned'));
+      this.resolve(result);
+      return;
+    }
+    // undici hands a kept-alive connection back to its pool one turn of the event loop after the
+    // response ended (a setImmediate queued just after this call). Answering a turn later than that
+    // lets a request made right away reuse it instead of opening another connection.
+    setImmediate(() => setImmediate(this.resolve, result));
+  }
 }
 
 /**
  * The outbound client: no redirects, no retries of its own, a hard time limit covering
  * connect, headers and body, and a body read cap so a huge answer costs at most MAX_BODY_BYTES.
- * Built on node:http directly: got's per-request option handling cost more CPU than the
- * request itself (ADR 005).
+ * Built on undici's dispatcher API (ADR 005). Each workspace gets its own pool of kept-alive
+ * connections, so no connection carries requests of two workspaces.
  */
-export function createHttpClient(options: { allowPrivateTargets: boolean; maxSockets?: number }): HttpClient {
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256, scheduling: 'lifo' as const };
-  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
-  const transports = { 'http:': http, 'https:': https };
+export function createHttpClient(options: { allowPrivateTargets: boolean; socketsPerOrigin?: number; limits?: Partial<PoolLimits> }): HttpClient {
+  const limits = { ...DEFAULT_POOL_LIMITS, ...options.limits };
   // Checks every resolved address at connect time, so a name cannot rebind to a private address.
-  const lookup = options.allowPrivateTargets ? undefined : (guardedLookup as unknown as LookupFunction);
+  // No connect timeout of its own: the exchange's hard limit covers connecting too.
+  const connect = options.allowPrivateTargets ? { timeout: 0 } : { timeout: 0, lookup: guardedLookup as unknown as LookupFunction };
+  const pools = new WorkspacePools<Agent>(limits, {
+    create(sockets) {
+      const agent = new Agent({
+        connections: options.socketsPerOrigin ?? SOCKETS_PER_ORIGIN,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        keepAliveMaxTimeout: KEEP_ALIVE_MAX_MS,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        connect,
+      });
+      agent.on('connect', sockets.opened).on('disconnect', sockets.closed);
+      return agent;
+    },
+    close: (agent) => agent.close().catch(() => undefined),
+  });
+
+  const dispatch = (lease: PoolLease<Agent>, request: OutboundRequest, started: number) =>
+    new Promise<HttpResult>((resolve) => {
+      const settle = (result: HttpResult) => {
+        pools.release(lease);
+        resolve(result);
+      };
+      let prepared: PreparedRequest;
+      try {
+        prepared = prepareRequest(request);
+      } catch (error) {
+        settle({ kind: 'error', ...classifyTransportError(error), latencyMs: Math.round(performance.now() - started) });
+        return;
+      }
+      // A request undici refuses is not thrown: it reaches the handler's onResponseError.
+      lease.pool.dispatch(prepared, new Exchange(prepared.method, request.timeoutMs, started, settle));
+    });
+
   return {
     send(request) {
       const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      return new Promise<HttpResult>((resolve) => {
-        let settled = false;
-        let req: http.ClientRequest | undefined;
-        let stopBody: (() => void) | undefined;
-        // Node's own timeouts are idle timeouts, which a body trickling in forever never trips; this bounds everything.
-        const timer = setTimeout(
-          () => finish({ kind: 'error', errorClass: 'TIMEOUT', message: `no complete response within ${request.timeoutMs} ms`, latencyMs: elapsed() }, true),
-          request.timeoutMs,
-        );
-        /** `abandon` (timeout, error, capped body) also stops reading and destroys the request and its socket. */
-        const finish = (result: HttpResult, abandon: boolean) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          if (abandon) {
-            stopBody?.();
-            req?.destroy();
-          }
-          resolve(result);
-        };
-        const fail = (error: unknown) => finish({ kind: 'error', ...classifyTransportError(error), latencyMs: elapsed() }, true);
-        // Node connects to an address literal without any lookup, so guardedLookup never sees it: a
-        // literal host (a rendered placeholder, a job saved while private targets were allowed) is checked here.
-        const literal = options.allowPrivateTargets ? null : addressLiteral(request.url);
-        if (literal !== null && isBlockedAddress(literal)) {
-          finish({ kind: 'error', errorClass: 'BLOCKED_TARGET', message: `${literal} is not a public address`, latencyMs: elapsed() }, false);
-          return;
-        }
-        try {
-          const { protocol, options: requestOptions } = prepareRequest(request);
-          const agent = agents[protocol];
-          // Throws on a method or header value that is not valid HTTP.
-          req = transports[protocol].request(lookup ? { ...requestOptions, agent, lookup } : { ...requestOptions, agent });
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        const method = req.method;
-        // Stays attached after settling: destroying a request makes it emit "socket hang up".
-        req.on('error', fail);
-        req.on('response', (response) => {
-          const encoding = responseEncoding(method, response);
-          const allHeaders = responseHeaders(response, encoding !== null);
-          const result = (body: Buffer, truncated: boolean): HttpResult => ({
-            kind: 'response',
-            statusCode: response.statusCode ?? 0,
-            headers: keptHeaders(allHeaders),
-            allHeaders,
-            body,
-            truncated,
-            latencyMs: elapsed(),
-          });
-          stopBody = readBody(response, encoding, MAX_BODY_BYTES, {
-            // A capped body leaves unread bytes on the connection, so that socket cannot be reused.
-            done: (body, truncated) => finish(result(body, truncated), truncated),
-            fail,
-          });
-        });
-        // A body is sent whenever there is one, on GET too (as got's allowGetBody did).
-        if (request.body !== null) req.end(request.body);
-        else req.end();
-      });
+      // A connection to an address literal involves no lookup, so guardedLookup never sees it: a
+      // literal host (a rendered placeholder, a job saved while private targets were allowed) is checked here.
+      const literal = options.allowPrivateTargets ? null : addressLiteral(request.url);
+      if (literal !== null && isBlockedAddress(literal)) {
+        return Promise.resolve({ kind: 'error', errorClass: 'BLOCKED_TARGET', message: `${literal} is not a public address`, latencyMs: Math.round(performance.now() - started) });
+      }
+      return dispatch(pools.acquire(request.workspaceId), request, started);
     },
+    stats: () => pools.stats(),
+    close: () => pools.closeAll(),
   };
 }
 

@@ -1,5 +1,5 @@
-import type http from 'node:http';
 import type { OutboundRequest } from './http-client.js';
+import { isServiceSetHeader, isValidHeaderName, isValidHeaderValue } from './request-headers.js';
 
 /**
  * What the client announces it can decode (response-body.ts decodes exactly these). got sent the same
@@ -15,16 +15,24 @@ export class UnsupportedProtocolError extends Error {
   readonly code = 'ERR_UNSUPPORTED_PROTOCOL';
 }
 
+/** A header that cannot be sent as it is; the message names the header, never its value (it may hold a secret). */
+export class InvalidHeaderError extends Error {
+  readonly code = 'ERR_INVALID_HEADER';
+}
+
 export interface PreparedRequest {
-  protocol: 'http:' | 'https:';
-  /** Everything http.request needs except the agent and the lookup, which the client adds. */
-  options: http.RequestOptions;
+  /** `http://host:port`, the key of the connection pool. */
+  origin: string;
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
 }
 
 /**
- * Turns an OutboundRequest into node:http request options, doing by hand what got's option
- * normalisation did. Throws (invalid URL, unsupported protocol, malformed credentials, a body on
- * HEAD); the caller turns that into an error result.
+ * Turns an OutboundRequest into what the transport sends. Throws (invalid URL, unsupported
+ * protocol, malformed credentials, a body on HEAD, a header that cannot be sent); the caller
+ * turns that into an error result.
  */
 export function prepareRequest(request: OutboundRequest): PreparedRequest {
   const url = new URL(request.url);
@@ -32,32 +40,23 @@ export function prepareRequest(request: OutboundRequest): PreparedRequest {
   const method = request.method.toUpperCase();
   // got refused a body on HEAD even with allowGetBody (which only lifts the rule for GET).
   if (method === 'HEAD' && request.body !== null) throw new TypeError('The `HEAD` method cannot be used with a body');
-  return {
-    protocol: url.protocol,
-    options: {
-      protocol: url.protocol,
-      // http.request wants an IPv6 host without the brackets the URL keeps; it adds them back in Host.
-      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-      port: url.port === '' ? undefined : Number(url.port),
-      path: url.pathname + url.search,
-      method,
-      headers: outgoingHeaders(url, request),
-    },
-  };
+  return { origin: url.origin, path: url.pathname + url.search, method, headers: outgoingHeaders(url, request), body: request.body };
 }
 
 /**
- * The request headers as got sent them: names lower-cased (a later spelling of the same name wins),
- * its default user-agent first, then content-length for a body, accept-encoding and, for a URL
- * with credentials, basic authorization, each only where got added it.
+ * The request headers: names lower-cased (a later spelling of the same name wins), the default
+ * user-agent first, accept-encoding and, for a URL with credentials, basic authorization, each only
+ * where got added it. Framing and connection headers are dropped: the transport frames the request
+ * from the body it sends (a job stored before they were refused at save may still hold them).
  */
 function outgoingHeaders(url: URL, request: OutboundRequest): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': DEFAULT_USER_AGENT };
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = value;
-  }
-  if (request.body !== null && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-    headers['content-length'] = String(Buffer.byteLength(request.body));
+    if (value === undefined || isServiceSetHeader(name)) continue;
+    if (!isValidHeaderName(name)) throw new InvalidHeaderError(`header name ${JSON.stringify(name)} is not an HTTP token`);
+    // A value can turn bad after it was saved: a secret or variable rendered into it may hold CR or LF.
+    if (!isValidHeaderValue(value)) throw new InvalidHeaderError(`header "${name}" cannot be sent: its value holds CR, LF, NUL or another character a header may not carry`);
+    headers[name.toLowerCase()] = value;
   }
   if (headers['accept-encoding'] === undefined) headers['accept-encoding'] = ACCEPT_ENCODING;
   // got replaced any authorization header with the URL's credentials, percent-decoded.

@@ -26,6 +26,25 @@ describe('isBlockedAddress', () => {
     ['IPv4-mapped 10/8', '::ffff:10.0.0.1'],
     ['IPv4-mapped loopback, hex spelling', '::ffff:7f00:1'],
     ['something that is not an address', 'not-an-ip'],
+    // Only public unicast (2000::/3) passes on IPv6; each of these is outside it or special inside it.
+    ['IPv4-compatible loopback, dotted', '::127.0.0.1'],
+    ['IPv4-compatible loopback, hex', '::7f00:1'],
+    ['IPv4-compatible public address, dotted', '::8.8.8.8'],
+    ['IPv4-compatible public address, hex', '::808:808'],
+    ['IPv4-translated loopback', '::ffff:0:127.0.0.1'],
+    ['NAT64 loopback', '64:ff9b::7f00:1'],
+    ['NAT64 local-use prefix', '64:ff9b:1::a00:1'],
+    ['the discard prefix', '100::1'],
+    ['deprecated site-local', 'fec0::1'],
+    ['unassigned 4000::/2', '4000::1'],
+    ['unassigned e000::/4', 'e000::1'],
+    ['unassigned low space', '1::'],
+    ['6to4 wrapping loopback', '2002:7f00:1::1'],
+    ['Teredo', '2001::1'],
+    ['documentation prefix', '2001:db8::1'],
+    ['documentation prefix 3fff::/20', '3fff::1'],
+    ['link-local with a zone', 'fe80::1%eth0'],
+    ['IPv4 in a short form', '127.1'],
   ])('refuses %s (%s)', (_what, address) => {
     expect(isBlockedAddress(address)).toBe(true);
   });
@@ -39,6 +58,8 @@ describe('isBlockedAddress', () => {
     ['Cloudflare DNS', '1.1.1.1'],
     ['Cloudflare DNS over IPv6', '2606:4700:4700::1111'],
     ['a public address mapped into IPv6', '::ffff:8.8.8.8'],
+    ['Google DNS over IPv6', '2001:4860:4860::8888'],
+    ['a public IPv6 address in full', '2a00:1450:4001:0829:0000:0000:0000:200e'],
   ])('allows %s (%s)', (_what, address) => {
     expect(isBlockedAddress(address)).toBe(false);
   });
@@ -58,6 +79,10 @@ describe('isBlockedLiteralHost', () => {
     ['short IPv4 loopback', 'http://127.1/'],
     ['IPv6 loopback', 'http://[::1]/'],
     ['IPv4-mapped IPv6 loopback', 'http://[::ffff:127.0.0.1]/'],
+    ['IPv4-compatible IPv6 loopback', 'http://[::127.0.0.1]/'],
+    ['IPv4-compatible IPv6 public address', 'http://[::8.8.8.8]/'],
+    ['NAT64 loopback', 'http://[64:ff9b::127.0.0.1]/'],
+    ['an IPv6 address outside 2000::/3', 'http://[4000::1]/'],
     ['cloud metadata', 'http://169.254.169.254/latest/meta-data'],
     ['a private address on https with a port', 'https://10.1.2.3:8443/x'],
     ['a string that is not a URL', 'not a url'],

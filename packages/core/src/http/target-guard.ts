@@ -1,16 +1,34 @@
 import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
 
 // Everything but public unicast: loopback, RFC 1918, link-local (cloud metadata at
 // 169.254.169.254 included), CGNAT, unique-local, multicast, unspecified and reserved ranges.
 const ALLOWED_RANGE = 'unicast';
+// IPv6 public unicast is allocated from 2000::/3 only; ipaddr.js calls everything it has no
+// name for "unicast", IPv4-compatible (::a.b.c.d) and unassigned space included.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
-/** True when the address is not a public unicast address (DECISIONS D5). */
+/**
+ * The address as ipaddr.js sees it, or null when it is not one. IPv6 goes through the WHATWG
+ * serializer first: ipaddr.js reads "::127.0.0.1" (IPv4-compatible, as inet_ntop prints it) as
+ * the IPv4-mapped "::ffff:127.0.0.1", while the URL parser writes it as the "::7f00:1" it is.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const family = isIP(address);
+  if (family === 4) return ipaddr.IPv4.parse(address);
+  if (family !== 6 || !URL.canParse(`http://[${address}]/`)) return null;
+  return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
+}
+
+/** True when the address is not a public unicast address (README, "Target guard"). */
 export function isBlockedAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return true;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() !== ALLOWED_RANGE;
+  const parsed = parseAddress(address);
+  if (parsed === null) return true;
+  if (parsed.kind() === 'ipv4') return parsed.range() !== ALLOWED_RANGE;
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() !== ALLOWED_RANGE;
+  return v6.range() !== ALLOWED_RANGE || !v6.match(GLOBAL_UNICAST_V6);
 }
 
 /**
@@ -27,7 +45,7 @@ export function isBlockedLiteralHost(url: string): boolean {
   }
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  return ipaddr.isValid(bare) && isBlockedAddress(bare);
+  return isIP(bare) !== 0 && isBlockedAddress(bare);
 }
 
 export class BlockedTargetError extends Error {

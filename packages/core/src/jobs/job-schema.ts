@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { CronError, parseCron } from '../schedules/cron.js';
+import { requestHeadersSchema } from '../http/request-headers.js';
 import { placeholderSafeUrl } from '../templates/template.js';
 import { validateAssertions } from '../executions/response-assertions.js';
 import { validateMatcher } from '../executions/response-matcher.js';
@@ -77,10 +78,7 @@ export const responseMatcherSchema = Joi.object({
 export const requestSchema = Joi.object({
   url: templatedUrlSchema.required(),
   method: Joi.string().valid(...HTTP_METHODS).default('GET'),
-  headers: Joi.object()
-    .pattern(Joi.string().pattern(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/).max(200), Joi.string().max(8192))
-    .max(100)
-    .default({}),
+  headers: requestHeadersSchema.default({}),
   body: jsonValue().default(null),
   timeout_seconds: Joi.number().integer().min(1).max(300).default(30),
   success_statuses: statusList.min(1).default(DEFAULT_SUCCESS_STATUSES),

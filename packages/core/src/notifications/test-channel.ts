@@ -69,7 +69,7 @@ export async function testChannel(deps: Deps & { http: HttpClient; mailer: Maile
     CHANNEL_ADAPTERS[type],
     syntheticMessage(deps.config.publicBaseUrl, now),
     resolved.config,
-    { http: deps.http, mailer: deps.mailer, messageId: `test_${newToken().slice(0, 22)}`, timeoutMs: SEND_TIMEOUT_MS, chatCApiBase: deps.config.chatCApiBase, now },
+    { http: deps.http, mailer: deps.mailer, workspaceId, messageId: `test_${newToken().slice(0, 22)}`, timeoutMs: SEND_TIMEOUT_MS, chatCApiBase: deps.config.chatCApiBase, now },
     resolved.secretValues,
   );
   if (classification === 'sent') return { ok: true, channel_id: channel.id, provider: type };

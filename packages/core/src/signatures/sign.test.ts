@@ -107,7 +107,7 @@ describe('verifying by hand with node:crypto (README snippet)', () => {
 
 describe('signRequest', () => {
   const key = generateSigningKey();
-  const base = { url: 'https://example.com/', method: 'POST', timeoutMs: 1000 };
+  const base = { url: 'https://example.com/', workspaceId: 'ws_1', method: 'POST', timeoutMs: 1000 };
 
   it('signs the exact body sent, and signs a missing body as empty', () => {
     const ts = nowSeconds();

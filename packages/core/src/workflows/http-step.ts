@@ -47,7 +47,7 @@ async function signedStepRequest(deps: RunAttemptDeps, run: Run, step: HttpStep)
     };
     const at = deps.clock.now();
     const keys = signingKeysFrom(exe.signingKeys, deps.config.secretsEncryptionKey, at);
-    return { request: signRequest(buildRequest(spec, exe.id), keys, exe.id, Math.floor(at.getTime() / 1000)), secretValues: [...secrets.values()] };
+    return { request: signRequest(buildRequest(spec, exe.id, exe.workspaceId), keys, exe.id, Math.floor(at.getTime() / 1000)), secretValues: [...secrets.values()] };
   } catch (error) {
     if (error instanceof DecryptionError) return { error: `a credential of this workspace cannot be decrypted: ${error.message}` };
     throw error;

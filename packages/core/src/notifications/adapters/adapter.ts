@@ -15,6 +15,8 @@ export interface SendContext {
   http: HttpClient;
   /** Null when SMTP_URL is not set. */
   mailer: Mailer | null;
+  /** The workspace the message is sent for: its requests go out on that workspace's connections. */
+  workspaceId: string;
   /** The delivery id (a one-off id for a channel test): the idempotency key receivers see. */
   messageId: string;
   timeoutMs: number;

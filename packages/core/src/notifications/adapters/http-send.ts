@@ -34,6 +34,7 @@ export function fromHttpResult(result: HttpResult, now: Date): SendResult {
 export function sendJson(context: SendContext, url: string, body: string, headers: Record<string, string> = {}): Promise<HttpResult> {
   return context.http.send({
     url,
+    workspaceId: context.workspaceId,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'User-Agent': NOTIFIER_USER_AGENT, 'Idempotency-Key': context.messageId, ...headers },
     body,
