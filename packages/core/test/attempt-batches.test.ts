@@ -3,6 +3,7 @@ import { recordAttempt, type AttemptRecord } from '../src/executions/record-atte
 import { newExecutionVariables } from '../src/executions/prepare-request.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { runNow } from '../src/executions/run-now.js';
+import { aChannel, aRule } from './factories.js';
 import { countingPool } from './counting-pool.js';
 import { createTestContext, type TestContext } from './test-context.js';
 
@@ -63,8 +64,10 @@ it('claims concurrent attempts in few statements, and each claim once', async ()
   expect(rows.every((r) => r.status === 'running' && r.lockedUntil !== null && r.variables !== null)).toBe(true);
 });
 
-it('records success, failure, retry, a parked retry and a one-shot completion in one batch, with an outbox event per execution that ended', async () => {
-  const plain = (await createJob(ctx.runtime, workspaceId, { name: 'plain', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } })).job;
+it('records success, failure, retry, a parked retry and a one-shot completion in one batch, with an outbox event per execution that ended owing a callback', async () => {
+  const plain = (
+    await createJob(ctx.runtime, workspaceId, { name: 'plain', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' }, on_success_url: 'https://example.com/ok' })
+  ).job;
   const withCallback = (
     await createJob(ctx.runtime, workspaceId, {
       name: 'callback',
@@ -122,9 +125,9 @@ it('records success, failure, retry, a parked retry and a one-shot completion in
     [
       [ok, 'execution.succeeded', workspaceId, null],
       [failed, 'execution.failed', workspaceId, null],
-      [own.id, 'execution.succeeded', workspaceId, null],
     ].sort(),
   );
+  // The one-shot job has no callback and no rule: its end owes nothing, so it writes no event.
   expect(await exe(own.id)).toMatchObject({ status: 'succeeded' });
   expect((await ctx.runtime.db.job.findUniqueOrThrow({ where: { id: oneShot.id } })).state).toBe('completed');
 });
@@ -144,4 +147,30 @@ it('records the rest of a batch when one attempt in it was recorded already', as
   const rows = await ctx.runtime.db.execution.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' } });
   expect(rows.find((r) => r.id === ids[0])!.status).toBe('running');
   expect(rows.filter((r) => r.id !== ids[0]).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+});
+
+it('writes an ended execution’s event only when its job owes a callback for that outcome or has rules while not muted', async () => {
+  const channelId = (await aChannel(ctx.runtime, workspaceId, 'webhook', { url: 'https://hooks.example.com/in' })).id;
+  const job = async (name: string, extra: Record<string, unknown> = {}) =>
+    (await createJob(ctx.runtime, workspaceId, { name, kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' }, ...extra })).job;
+  const ruled = await job('ruled');
+  await aRule(ctx.runtime, workspaceId, { kind: 'job', id: ruled.id }, channelId, 'on_failure');
+  const muted = await job('muted', { notification_override: 'mute_all' });
+  await aRule(ctx.runtime, workspaceId, { kind: 'job', id: muted.id }, channelId, 'on_failure');
+  const mutedWithCallback = await job('muted with callback', { notification_override: 'mute_all', on_failure_url: 'https://example.com/failed' });
+  const successOnly = await job('success callback only', { on_success_url: 'https://example.com/ok' });
+
+  const jobs = [ruled, muted, mutedWithCallback, successOnly];
+  const ids = (await Promise.all(jobs.map((j) => manualExecutions(j.id, 1)))).flat();
+  const deps = { db: ctx.runtime.db, pool: ctx.runtime.pool, clock: ctx.runtime.clock };
+  const now = new Date();
+  const claimed = await Promise.all(
+    ids.map(async (id) => ((await claimAttempt(deps, id, now, 30_000, newExecutionVariables(now))) as { claimed: ClaimedExecution }).claimed),
+  );
+  await Promise.all(claimed.map((c) => recordAttempt(deps, c, 1, now, failure)));
+
+  expect((await ctx.runtime.db.execution.findMany({ where: { id: { in: ids } } })).map((e) => e.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
+  const events = await ctx.runtime.db.event.findMany({ where: { executionId: { in: ids } } });
+  // A callback is not a notification: mute_all silences rules, not the job's own callback.
+  expect(events.map((e) => e.executionId).sort()).toEqual([ids[0], ids[2]].sort());
 });

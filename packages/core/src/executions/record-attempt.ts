@@ -1,5 +1,6 @@
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
+import { executionEventWanted } from '../notifications/insert-event.js';
 import type { Deps } from '../runtime/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
 import { backoffMs, type AttemptVerdict } from './decide-attempt.js';
@@ -49,8 +50,8 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /**
  * Everything a batch of attempts changes, in one statement: each execution's new state, its
- * attempt, the outbox event of an execution that ends (the notifier turns it into the callback
- * and notifications it owes, docs/adr/009-event-outbox-and-channel-adapters.md), and a one-shot
+ * attempt, the outbox event of an execution that ends owing a callback or notifications (the
+ * notifier turns it into those, docs/adr/009-event-outbox-and-channel-adapters.md), and a one-shot
  * job's completion. Each execution update is guarded by status, attempt_count and the claim
  * token, so a worker whose execution was claimed by another since (it stalled past its lease)
  * records nothing, and a second recording of the same attempt number violates the attempt's
@@ -79,7 +80,7 @@ const RECORD_SQL = `
       dead_lettered_at = CASE WHEN i.outcome = 'retry' THEN e.dead_lettered_at WHEN i.outcome = 'failed' THEN i.at END
       FROM input AS i
      WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1 AND e.claim_token = i.claim_token
-    RETURNING e.id, e.status, e.workspace_id
+    RETURNING e.id, e.status, e.workspace_id, e.job_id
   ), attempt AS (
     INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, body_preview, response_headers, error_class, error_message, started_at, created_at)
     SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.body_preview, i.response_headers,
@@ -88,8 +89,8 @@ const RECORD_SQL = `
   ), event AS (
     INSERT INTO events (workspace_id, type, execution_id, created_at)
     SELECT u.workspace_id, 'execution.' || u.status, u.id, i.at
-      FROM updated AS u JOIN input AS i ON i.id = u.id
-     WHERE u.status IN ('succeeded', 'failed')
+      FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id
+     WHERE u.status IN ('succeeded', 'failed') AND ${executionEventWanted('j', 'u.status')}
   ), completed AS (
     UPDATE jobs AS j SET state = 'completed', updated_at = i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id

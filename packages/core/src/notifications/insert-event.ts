@@ -40,3 +40,15 @@ export async function insertEvent(tx: Executor, event: NewEvent, at: Date): Prom
   if ('$executeRawUnsafe' in tx) await tx.$executeRawUnsafe(EVENT_INSERT_SQL, ...values);
   else await tx.query(EVENT_INSERT_SQL, values);
 }
+
+/**
+ * Whether an execution that ended owes anything, as a SQL condition over its job (`job` is the
+ * alias of its jobs row, `status` the SQL of its final status): a callback URL for its outcome, or
+ * a notification rule while the job is not muted. An execution that owes nothing writes no event,
+ * so the many jobs without callbacks or rules cost the outbox and the relay nothing.
+ */
+export function executionEventWanted(job: string, status: string): string {
+  return `((${status} = 'succeeded' AND ${job}.on_success_url IS NOT NULL)
+        OR (${status} = 'failed' AND ${job}.on_failure_url IS NOT NULL)
+        OR (${job}.notification_override <> 'mute_all' AND EXISTS (SELECT 1 FROM notification_rules AS r WHERE r.job_id = ${job}.id)))`;
+}

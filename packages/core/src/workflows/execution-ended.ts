@@ -1,22 +1,29 @@
 import type { SqlBuilder } from '../db/client.js';
+import { executionEventWanted } from '../notifications/insert-event.js';
 
 /** A step-driven execution that ended, for the outbox. */
 export interface ExecutionEnded {
   workspaceId: string;
   executionId: string;
+  jobId: string;
   outcome: 'succeeded' | 'failed';
   at: Date;
 }
 
 /**
  * What a step-driven execution owes when it ends: its outbox event (execution.succeeded or
- * execution.failed), from which the notifier makes its callback and notifications, exactly as
- * for a request job (docs/adr/009-event-outbox-and-channel-adapters.md). The one place
+ * execution.failed, when its job has a callback or rules), from which the notifier makes its
+ * callback and notifications, exactly as for a request job (docs/adr/009-event-outbox-and-channel-adapters.md). The one place
  * step-driven runs write "execution ended". It returns a CTE for the statement that records the
  * end, inserting only `FROM guard` (the CTE of the execution's guarded update), so the end and the
  * event commit together or not at all.
  */
 export function executionEndedWrites(b: SqlBuilder, ended: ExecutionEnded, guard: string): string[] {
   const values = [ended.workspaceId, `execution.${ended.outcome}`, ended.executionId].map((v) => `${b.param(v)}::text`);
-  return [`ended AS (INSERT INTO events (workspace_id, type, execution_id, created_at) SELECT ${values.join(', ')}, ${b.param(ended.at)}::timestamptz FROM ${guard})`];
+  const status = `${b.param(ended.outcome)}::text`;
+  return [
+    `ended AS (INSERT INTO events (workspace_id, type, execution_id, created_at)
+      SELECT ${values.join(', ')}, ${b.param(ended.at)}::timestamptz FROM ${guard} JOIN jobs AS j ON j.id = ${b.param(ended.jobId)}::text
+       WHERE ${executionEventWanted('j', status)})`,
+  ];
 }

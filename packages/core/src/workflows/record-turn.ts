@@ -139,7 +139,7 @@ function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
     }
   }
   if (rec.state.status === 'final') {
-    ctes.push(...executionEndedWrites(b, { workspaceId: run.exe.workspaceId, executionId: run.exe.id, outcome: rec.state.final.status, at: now }, 'moved'));
+    ctes.push(...executionEndedWrites(b, { workspaceId: run.exe.workspaceId, executionId: run.exe.id, jobId: run.exe.jobId, outcome: rec.state.final.status, at: now }, 'moved'));
   }
   return named(`WITH ${ctes.join(', ')} SELECT status, waiting_reason FROM moved`, b.values);
 }
