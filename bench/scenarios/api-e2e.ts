@@ -3,9 +3,11 @@
 // until all N executions have succeeded; the same with POST /v1/jobs/:id/run-now on existing jobs.
 // Then the latency of POST /v1/jobs (one_time and recurring) and run-now at an even 500 req/s,
 // while the executor is busy with the executions those requests (or a load beside them) create.
+// Last, the one_time run again on the zero-install setup: an embedded PostgreSQL of its own with
+// the queues in it (BullMQ's PostgreSQL backend), as `npm start` runs on a machine with only Node.js.
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { cpuWindow, ensureService, waitUntil, type BenchContext } from '../harness/context.js';
+import { closeEmbeddedContext, cpuWindow, ensureService, openContext, runNames, waitUntil, type BenchContext } from '../harness/context.js';
 import { CLOCK_TICKS_PER_SECOND, cpuTicks } from '../harness/processes.js';
 import { repoRoot, spawnTsx } from '../harness/processes.js';
 import { resetServiceData, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
@@ -13,7 +15,7 @@ import type { Service } from '../harness/service.js';
 import type { ClosedResult, ClosedSpec, E2eCall, PacedSpec } from '../load/e2e.js';
 import { summarizeLoad, type LoadResult } from '../lib/load.js';
 import { TARGETS } from '../lib/params.js';
-import type { Figure } from '../lib/verdict.js';
+import type { Figure, Target } from '../lib/verdict.js';
 import type { ScenarioResult } from './types.js';
 
 const SCENARIO = 'api-e2e';
@@ -75,7 +77,14 @@ function cpuAccount(ctx: BenchContext, service: Service): () => Promise<Record<s
 }
 
 /** Closed loop: N calls, 32 in flight, then checks what the target received. */
-async function endToEnd(ctx: BenchContext, service: Service, label: string, call: E2eCall, count: number): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
+async function endToEnd(
+  ctx: BenchContext,
+  service: Service,
+  label: string,
+  call: E2eCall,
+  count: number,
+  target: Target = TARGETS.endToEndPerSecond,
+): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
   const p = ctx.params.apiE2e;
   await ctx.target.reset();
   ctx.log(`${SCENARIO}: ${count.toLocaleString('en-US')} ${label}, ${p.inFlight} in flight, until all succeeded`);
@@ -97,7 +106,7 @@ async function endToEnd(ctx: BenchContext, service: Service, label: string, call
   if (result.succeeded < count) problems.push(`only ${result.succeeded} of ${count} executions succeeded within ${timeoutMs} ms`);
   const perSecond = result.succeeded >= count ? count / (result.elapsedMs / 1000) : null;
   const figures: Figure[] = [
-    { scenario: SCENARIO, name: `${label}: executions/s end to end`, value: perSecond, unit: 'exec/s', target: TARGETS.endToEndPerSecond, problems },
+    { scenario: SCENARIO, name: `${label}: executions/s end to end`, value: perSecond, unit: 'exec/s', target, problems },
     { scenario: SCENARIO, name: `${label}: calls/s`, value: count / (result.callsElapsedMs / 1000), unit: 'req/s', problems },
     { scenario: SCENARIO, name: `${label}: call p50 while executions run`, value: result.latency?.p50 ?? null, unit: 'ms', problems },
     { scenario: SCENARIO, name: `${label}: call p99 while executions run`, value: result.latency?.p99 ?? null, unit: 'ms', target: TARGETS.endToEndCallP99Ms, problems },
@@ -118,6 +127,21 @@ function pacedFigures(name: string, result: LoadResult | undefined, rate: number
     { scenario: SCENARIO, name: `${name}: p50`, value: s.p50, unit: 'ms', problems: s.problems },
     { scenario: SCENARIO, name: `${name}: p99`, value: s.p99, unit: 'ms', target: TARGETS.postJobsP99Ms, problems: s.problems, unmet: s.shortfall ?? undefined },
   ];
+}
+
+/**
+ * The one_time closed loop on a context of its own: an embedded PostgreSQL holding the data and
+ * the queues. The shared service is idle meanwhile (drained), so the two do not share the CPU.
+ */
+async function onEmbedded(ctx: BenchContext, oneTime: string): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
+  const embedded = await openContext(ctx.args, ctx.params, runNames(), 'embedded');
+  try {
+    const service = await ensureService(embedded);
+    const body = oneTime.replace(ctx.target.url, embedded.target.url);
+    return await endToEnd(embedded, service, 'embedded PostgreSQL, queues on it: one_time jobs created', { kind: 'create', body }, ctx.params.apiE2e.executions, TARGETS.embeddedEndToEndPerSecond);
+  } finally {
+    await closeEmbeddedContext(embedded);
+  }
 }
 
 export async function apiE2e(ctx: BenchContext): Promise<ScenarioResult> {
@@ -163,6 +187,10 @@ export async function apiE2e(ctx: BenchContext): Promise<ScenarioResult> {
     for (const run of runs) figures.push(...pacedFigures(run.name, paced.find((r) => r.name === run.name)?.result, run.rate));
     details.paced = paced;
     await drained(ctx, service);
+
+    const embedded = await onEmbedded(ctx, oneTime);
+    figures.push(...embedded.figures);
+    details.embedded = embedded.details;
   } finally {
     for (const file of files) rmSync(file, { force: true });
   }
