@@ -33,8 +33,8 @@ export function spawnTsx(name: string, script: string, env: Record<string, strin
   return spawnManaged(name, process.execPath, ['--import', 'tsx', path.join(repoRoot, script), ...args], env);
 }
 
-export function spawnManaged(name: string, command: string, args: string[], env: Record<string, string>): Managed {
-  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function spawnManaged(name: string, command: string, args: string[], env: Record<string, string>, cwd = repoRoot): Managed {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   if (!child.pid) throw new Error(`could not start ${name}`);
   const pid = child.pid;
   let tail = '';
