@@ -1,26 +1,24 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { aChannel, aJob, aRule, createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { aChannel, aJob, aRule } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 /** The same API with the target guard on, as in production. */
 let guarded: ReturnType<typeof createApp>;
 let ws: { id: string; token: string };
 let auth: { Authorization: string };
 let otherAuth: { Authorization: string };
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-  guarded = createApp({ ...ctx.runtime, config: { ...ctx.config, allowPrivateTargets: false } });
-  ws = await ctx.workspace('mine');
-  auth = { Authorization: `Bearer ${ws.token}` };
-  otherAuth = { Authorization: `Bearer ${(await ctx.workspace('theirs')).token}` };
-});
-afterAll(() => ctx.close());
+const api = useApiApp();
 
-const post = (body: unknown, as = auth, on = app) => request(on).post('/v1/notification-channels').set(as).send(body as object);
+beforeAll(async () => {
+  guarded = createApp({ ...api.ctx.runtime, config: { ...api.ctx.config, allowPrivateTargets: false } });
+  ws = await api.ctx.workspace('mine');
+  auth = { Authorization: `Bearer ${ws.token}` };
+  otherAuth = { Authorization: `Bearer ${(await api.ctx.workspace('theirs')).token}` };
+});
+
+const post = (body: unknown, as = auth, on = api.app) => request(on).post('/v1/notification-channels').set(as).send(body as object);
 const details = (res: request.Response) => res.body.error.details as { path: string; message: string }[];
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -52,13 +50,13 @@ describe('POST /v1/notification-channels', () => {
       updated_at: expect.stringMatching(ISO_MS),
     });
     for (const field of secrets) expect(res.text).not.toContain(config[field as keyof typeof config] as string);
-    const got = await request(app).get(`/v1/notification-channels/${res.body.id}`).set(auth);
+    const got = await request(api.app).get(`/v1/notification-channels/${res.body.id}`).set(auth);
     expect(got.body).toEqual(res.body);
   });
 
   it('stores credentials encrypted, not in the clear', async () => {
     const res = await post({ name: 'at rest', type: 'chat_c', config: { bot_token: '999:SECRET-token', chat_id: '1' } });
-    const row = await ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: res.body.id } });
+    const row = await api.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.credentials).toMatch(/^enc1:/);
     expect(JSON.stringify(row)).not.toContain('SECRET-token');
   });
@@ -103,12 +101,12 @@ describe('POST /v1/notification-channels', () => {
     ['a placeholder that is not a secret', { name: 'x', type: 'webhook', config: { url: 'https://x.example.com/{{uuid}}' } }, 'config.url'],
     ['a secret the workspace does not have', { name: 'x', type: 'webhook', config: { url: 'https://x.example.com/{{secret.NOPE}}' } }, 'config.url'],
   ])('rejects %s with validation_failed at its path, and stores nothing', async (_what, body, path) => {
-    const before = await ctx.runtime.db.notificationChannel.count({ where: { workspaceId: ws.id } });
+    const before = await api.ctx.runtime.db.notificationChannel.count({ where: { workspaceId: ws.id } });
     const res = await post(body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(details(res).map((d) => d.path)).toContain(path);
-    expect(await ctx.runtime.db.notificationChannel.count({ where: { workspaceId: ws.id } })).toBe(before);
+    expect(await api.ctx.runtime.db.notificationChannel.count({ where: { workspaceId: ws.id } })).toBe(before);
   });
 
   it.each([
@@ -123,34 +121,34 @@ describe('POST /v1/notification-channels', () => {
   });
 
   it('allows at most 25 channels per workspace', async () => {
-    const limited = await ctx.workspace('limited');
+    const limited = await api.ctx.workspace('limited');
     const as = { Authorization: `Bearer ${limited.token}` };
     await Promise.all(Array.from({ length: 25 }, (_, i) => post({ name: `c${i}`, type: 'email', config: VALID.email }, as).expect(201)));
     const over = await Promise.all([post({ name: 'c25', type: 'email', config: VALID.email }, as), post({ name: 'c26', type: 'email', config: VALID.email }, as)]);
     expect(over.map((r) => [r.status, r.body.error.code])).toEqual([[409, 'limit_exceeded'], [409, 'limit_exceeded']]);
-    expect(await ctx.runtime.db.notificationChannel.count({ where: { workspaceId: limited.id } })).toBe(25);
+    expect(await api.ctx.runtime.db.notificationChannel.count({ where: { workspaceId: limited.id } })).toBe(25);
   });
 });
 
 describe('listing, reading and PATCHing channels', () => {
   it('lists a workspace’s channels only, oldest first, with the list envelope', async () => {
-    const fresh = await ctx.workspace('lister');
+    const fresh = await api.ctx.workspace('lister');
     const as = { Authorization: `Bearer ${fresh.token}` };
     const a = (await post({ name: 'a', type: 'email', config: VALID.email }, as)).body;
     const b = (await post({ name: 'b', type: 'chat_c', config: VALID.chat_c }, as)).body;
-    const res = await request(app).get('/v1/notification-channels?limit=1&offset=1').set(as);
+    const res = await request(api.app).get('/v1/notification-channels?limit=1&offset=1').set(as);
     expect(res.body).toEqual({ data: [b], total: 2, limit: 1, offset: 1 });
-    expect((await request(app).get('/v1/notification-channels').set(as)).body.data.map((c: { id: string }) => c.id)).toEqual([a.id, b.id]);
-    expect((await request(app).get('/v1/notification-channels?limit=0').set(as)).status).toBe(400);
+    expect((await request(api.app).get('/v1/notification-channels').set(as)).body.data.map((c: { id: string }) => c.id)).toEqual([a.id, b.id]);
+    expect((await request(api.app).get('/v1/notification-channels?limit=0').set(as)).status).toBe(400);
   });
 
   it('answers 404 for another workspace’s channel, to every method', async () => {
     const mine = (await post({ name: 'mine', type: 'email', config: VALID.email })).body;
     for (const call of [
-      request(app).get(`/v1/notification-channels/${mine.id}`),
-      request(app).patch(`/v1/notification-channels/${mine.id}`).send({ name: 'x' }),
-      request(app).delete(`/v1/notification-channels/${mine.id}`),
-      request(app).post(`/v1/notification-channels/${mine.id}/test`),
+      request(api.app).get(`/v1/notification-channels/${mine.id}`),
+      request(api.app).patch(`/v1/notification-channels/${mine.id}`).send({ name: 'x' }),
+      request(api.app).delete(`/v1/notification-channels/${mine.id}`),
+      request(api.app).post(`/v1/notification-channels/${mine.id}/test`),
     ]) {
       const res = await call.set(otherAuth);
       expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
@@ -159,70 +157,70 @@ describe('listing, reading and PATCHing channels', () => {
 
   it('merges a PATCHed config one level deep: credentials left out stay, null removes one', async () => {
     const created = (await post({ name: 'hook', type: 'webhook', config: VALID.webhook })).body;
-    const renamed = await request(app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ name: 'renamed' });
+    const renamed = await request(api.app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ name: 'renamed' });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'renamed', configured_secrets: ['url', 'signing_secret'] });
-    const unsigned = await request(app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ config: { signing_secret: null } });
+    const unsigned = await request(api.app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ config: { signing_secret: null } });
     expect(unsigned.body.configured_secrets).toEqual(['url']);
-    const row = await ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: created.id } });
+    const row = await api.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: created.id } });
     const { decryptCredentials } = await import('@cronsvc/core');
-    expect(decryptCredentials(ctx.config.secretsEncryptionKey, row.credentials)).toEqual({ url: VALID.webhook.url });
+    expect(decryptCredentials(api.ctx.config.secretsEncryptionKey, row.credentials)).toEqual({ url: VALID.webhook.url });
   });
 
   it('returns a field set to null to its default', async () => {
     const created = (await post({ name: 'tg', type: 'chat_c', config: { ...VALID.chat_c, disable_web_page_preview: false } })).body;
     expect(created.config.disable_web_page_preview).toBe(false);
-    const res = await request(app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ config: { disable_web_page_preview: null, message_thread_id: null } });
+    const res = await request(api.app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ config: { disable_web_page_preview: null, message_thread_id: null } });
     expect(res.body.config).toEqual({ chat_id: VALID.chat_c.chat_id, disable_web_page_preview: true, include_output: false });
   });
 
   it('changes the type only with a whole config of the new type', async () => {
     const created = (await post({ name: 'moving', type: 'email', config: VALID.email })).body;
-    const bare = await request(app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ type: 'chat_b' });
+    const bare = await request(api.app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ type: 'chat_b' });
     expect([bare.status, details(bare)[0].path]).toEqual([400, 'config']);
-    const moved = await request(app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ type: 'chat_b', config: { webhook_url: 'https://chat-b.example.com/x' } });
+    const moved = await request(api.app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ type: 'chat_b', config: { webhook_url: 'https://chat-b.example.com/x' } });
     expect(moved.body).toMatchObject({ type: 'chat_b', config: { include_output: false }, configured_secrets: ['webhook_url'] });
   });
 
   it('validates a PATCH like a create and changes nothing when it fails', async () => {
     const created = (await post({ name: 'stays', type: 'chat_c', config: VALID.chat_c })).body;
-    const empty = await request(app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({});
+    const empty = await request(api.app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({});
     expect(empty.status).toBe(400);
-    const bad = await request(app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ name: 'changed', config: { chat_id: 'x' } });
+    const bad = await request(api.app).patch(`/v1/notification-channels/${created.id}`).set(auth).send({ name: 'changed', config: { chat_id: 'x' } });
     expect([bad.status, details(bad).map((d) => d.path)]).toEqual([400, ['config.chat_id']]);
-    expect((await request(app).get(`/v1/notification-channels/${created.id}`).set(auth)).body).toEqual(created);
+    expect((await request(api.app).get(`/v1/notification-channels/${created.id}`).set(auth)).body).toEqual(created);
   });
 
   it('deletes a channel with its rules (204), then answers 404', async () => {
-    const channel = await aChannel(ctx.runtime, ws.id, 'email', VALID.email);
-    const job = await aJob(ctx.runtime, ws.id);
-    await aRule(ctx.runtime, ws.id, { kind: 'job', id: job.id }, channel.id, 'on_failure');
-    expect((await request(app).delete(`/v1/notification-channels/${channel.id}`).set(auth)).status).toBe(204);
-    expect(await ctx.runtime.db.notificationRule.count({ where: { channelId: channel.id } })).toBe(0);
-    expect((await request(app).get(`/v1/notification-channels/${channel.id}`).set(auth)).status).toBe(404);
-    expect((await request(app).delete(`/v1/notification-channels/${channel.id}`).set(auth)).status).toBe(404);
+    const channel = await aChannel(api.ctx.runtime, ws.id, 'email', VALID.email);
+    const job = await aJob(api.ctx.runtime, ws.id);
+    await aRule(api.ctx.runtime, ws.id, { kind: 'job', id: job.id }, channel.id, 'on_failure');
+    expect((await request(api.app).delete(`/v1/notification-channels/${channel.id}`).set(auth)).status).toBe(204);
+    expect(await api.ctx.runtime.db.notificationRule.count({ where: { channelId: channel.id } })).toBe(0);
+    expect((await request(api.app).get(`/v1/notification-channels/${channel.id}`).set(auth)).status).toBe(404);
+    expect((await request(api.app).delete(`/v1/notification-channels/${channel.id}`).set(auth)).status).toBe(404);
   });
 });
 
 describe('secrets referenced by channels', () => {
   it('accepts {{secret.NAME}} in a credential, and refuses to delete that secret while a channel uses it', async () => {
-    const secret = await request(app).post('/v1/secrets').set(auth).send({ name: 'CHAT_TOKEN', value: '777:real-token' });
+    const secret = await request(api.app).post('/v1/secrets').set(auth).send({ name: 'CHAT_TOKEN', value: '777:real-token' });
     const channel = await post({ name: 'tg', type: 'chat_c', config: { bot_token: '{{secret.CHAT_TOKEN}}', chat_id: '1' } });
     expect(channel.status).toBe(201);
-    const refused = await request(app).delete(`/v1/secrets/${secret.body.id}`).set(auth);
+    const refused = await request(api.app).delete(`/v1/secrets/${secret.body.id}`).set(auth);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'secret_in_use', message: expect.stringContaining(channel.body.id) });
-    expect(await ctx.runtime.db.secret.count({ where: { id: secret.body.id } })).toBe(1);
-    await request(app).delete(`/v1/notification-channels/${channel.body.id}`).set(auth).expect(204);
-    expect((await request(app).delete(`/v1/secrets/${secret.body.id}`).set(auth)).status).toBe(204);
+    expect(await api.ctx.runtime.db.secret.count({ where: { id: secret.body.id } })).toBe(1);
+    await request(api.app).delete(`/v1/notification-channels/${channel.body.id}`).set(auth).expect(204);
+    expect((await request(api.app).delete(`/v1/secrets/${secret.body.id}`).set(auth)).status).toBe(204);
   });
 
   it('sees a channel saved while the secret is being deleted: one of the two loses', async () => {
     for (let i = 0; i < 5; i++) {
-      const secret = await request(app).post('/v1/secrets').set(auth).send({ name: `RACE_${i}`, value: 'https://hooks.example.com/secret-path' });
+      const secret = await request(api.app).post('/v1/secrets').set(auth).send({ name: `RACE_${i}`, value: 'https://hooks.example.com/secret-path' });
       const [created, deleted] = await Promise.all([
         post({ name: 'race', type: 'webhook', config: { url: 'https://hooks.example.com/', signing_secret: `{{secret.RACE_${i}}}` } }),
-        request(app).delete(`/v1/secrets/${secret.body.id}`).set(auth),
+        request(api.app).delete(`/v1/secrets/${secret.body.id}`).set(auth),
       ]);
       // Either the channel exists and the secret too, or the secret is gone and the channel was refused.
       expect([created.status, deleted.status].sort()).toEqual(created.status === 201 ? [201, 409] : [204, 400]);

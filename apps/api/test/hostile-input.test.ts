@@ -1,24 +1,20 @@
 import request from 'supertest';
 import { executionRow } from '@cronsvc/core';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
-import { createApp } from '../src/app.js';
+import { useApiApp } from './api-app.js';
 
 // Input an attacker with an ordinary API token might send: it gets a 400, never a 500, and
 // lists stay cheap and literal.
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 let workspaceId: string;
 
+const api = useApiApp();
+
 beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-  const ws = await ctx.workspace();
+  const ws = await api.ctx.workspace();
   workspaceId = ws.id;
   auth = { Authorization: `Bearer ${ws.token}` };
 });
-afterAll(() => ctx.close());
 
 const nested = (levels: number): unknown => {
   let value: unknown = 'leaf';
@@ -34,22 +30,22 @@ describe('deeply nested JSON', () => {
     ['POST', '/v1/dlq/purge'],
   ])('answers 400, not 500, to a body nested 200,000 levels deep on %s %s', async (method, path) => {
     const body = '['.repeat(200_000) + ']'.repeat(200_000);
-    const res = await request(app)[method === 'POST' ? 'post' : 'patch'](path).set(auth).set('Content-Type', 'application/json').send(body);
+    const res = await request(api.app)[method === 'POST' ? 'post' : 'patch'](path).set(auth).set('Content-Type', 'application/json').send(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '(body)', message: expect.stringMatching(/nested deeper than 100 levels/) }] });
   });
 
   it('refuses a job body or an assertion value nested deeper than 64 levels, at its path', async () => {
-    const deepBody = await request(app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: nested(65) }));
+    const deepBody = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: nested(65) }));
     expect(deepBody.status).toBe(400);
     expect(deepBody.body.error.details).toEqual([{ path: 'request.body', message: 'must not be nested deeper than 64 levels' }]);
-    const deepValue = await request(app)
+    const deepValue = await request(api.app)
       .post('/v1/jobs')
       .set(auth)
       .send(cronJob({ response_assertions: { json: [{ path: '$.a', op: 'eq', value: nested(65) }] } }));
     expect(deepValue.status).toBe(400);
     expect(deepValue.body.error.details).toEqual([{ path: 'request.response_assertions.json[0].value', message: 'must not be nested deeper than 64 levels' }]);
-    const atLimit = await request(app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: nested(64) }));
+    const atLimit = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: nested(64) }));
     expect(atLimit.status).toBe(201);
     expect(atLimit.body.request.body).toEqual(nested(64));
   });
@@ -58,7 +54,7 @@ describe('deeply nested JSON', () => {
 describe('JSONPath caps at save', () => {
   it('refuses a path over 500 characters and a filter with more than 20 operators, with their paths', async () => {
     const plus = `$[?(${Array.from({ length: 21 }, () => '@.a').join(' + ')} > 0)]`;
-    const res = await request(app)
+    const res = await request(api.app)
       .post('/v1/jobs')
       .set(auth)
       .send(cronJob({ response_output_template: { sum: plus }, response_assertions: { json: [{ path: `$.${'a'.repeat(500)}`, op: 'exists' }] } }));
@@ -76,10 +72,10 @@ describe('execution lists', () => {
   beforeAll(async () => {
     ids = {};
     for (const name of ['100% uptime', 'a_b', 'Plain', 'back\\slash']) {
-      const created = await request(app).post('/v1/jobs').set(auth).send(cronJob({}, name));
+      const created = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({}, name));
       const row = executionRow({ workspaceId, jobId: created.body.id, jobName: name, source: 'manual', scheduledFor: new Date() });
-      const exe = await ctx.runtime.db.execution.create({ data: { ...row, status: 'failed', attemptCount: 1, deadLetteredAt: new Date() } });
-      await ctx.runtime.db.attempt.create({
+      const exe = await api.ctx.runtime.db.execution.create({ data: { ...row, status: 'failed', attemptCount: 1, deadLetteredAt: new Date() } });
+      await api.ctx.runtime.db.attempt.create({
         data: { executionId: exe.id, number: 1, status: 'HTTP_ERROR', statusCode: 500, latencyMs: 3, bodyPreview: 'p'.repeat(64 * 1024), startedAt: new Date() },
       });
       ids[name] = exe.id;
@@ -95,7 +91,7 @@ describe('execution lists', () => {
     ['L', ['Plain', 'back\\slash']],
   ])('matches job_name=%s as a literal, case-insensitive substring', async (filter, names) => {
     for (const path of ['/v1/executions', '/v1/dlq']) {
-      const res = await request(app).get(path).query({ job_name: filter }).set(auth);
+      const res = await request(api.app).get(path).query({ job_name: filter }).set(auth);
       expect(res.status).toBe(200);
       expect(res.body.data.map((e: { job_name: string }) => e.job_name).sort()).toEqual([...names].sort());
       expect(res.body.total).toBe(names.length);
@@ -104,15 +100,15 @@ describe('execution lists', () => {
 
   it('leaves bodyPreview out of the attempts of list items; GET /v1/executions/:id has it', async () => {
     const id = ids.Plain;
-    const jobId = (await ctx.runtime.db.execution.findUniqueOrThrow({ where: { id } })).jobId;
+    const jobId = (await api.ctx.runtime.db.execution.findUniqueOrThrow({ where: { id } })).jobId;
     for (const path of ['/v1/executions', '/v1/dlq', `/v1/jobs/${jobId}/executions`]) {
-      const res = await request(app).get(path).set(auth);
+      const res = await request(api.app).get(path).set(auth);
       const item = res.body.data.find((e: { id: string }) => e.id === id);
       expect(item.attempts).toEqual([expect.objectContaining({ number: 1, statusCode: 500 })]);
       expect(item.attempts[0]).not.toHaveProperty('bodyPreview');
       expect(res.text.length).toBeLessThan(64 * 1024);
     }
-    const one = await request(app).get(`/v1/executions/${id}`).set(auth);
+    const one = await request(api.app).get(`/v1/executions/${id}`).set(auth);
     expect(one.body.attempts[0].bodyPreview).toHaveLength(64 * 1024);
   });
 });

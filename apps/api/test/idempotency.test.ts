@@ -1,23 +1,16 @@
 import request from 'supertest';
-import { createApp } from '../src/app.js';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-});
-afterAll(() => ctx.close());
+const api = useApiApp();
 
 const job = (name: string) => ({ name, kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/hook' } });
 const bearer = async (name: string) => {
-  const ws = await ctx.workspace(name);
+  const ws = await api.ctx.workspace(name);
   return { id: ws.id, auth: { Authorization: `Bearer ${ws.token}` } };
 };
 const post = (auth: { Authorization: string }, key: string, body: unknown) =>
-  request(app).post('/v1/jobs').set(auth).set('Idempotency-Key', key).send(body as object);
+  request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', key).send(body as object);
 
 describe('POST /v1/jobs with an Idempotency-Key', () => {
   it('creates exactly one job from 20 simultaneous requests: one 201, nineteen 200 with the same id', async () => {
@@ -28,7 +21,7 @@ describe('POST /v1/jobs with an Idempotency-Key', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
     const ids = new Set(answers.map((a) => a.body.id));
     expect(ids.size).toBe(1);
-    expect(await ctx.runtime.db.job.count({ where: { workspaceId: ws.id } })).toBe(1);
+    expect(await api.ctx.runtime.db.job.count({ where: { workspaceId: ws.id } })).toBe(1);
     const winner = answers.find((a) => a.status === 201)!;
     for (const answer of answers) expect(answer.body).toEqual(winner.body);
   });
@@ -40,7 +33,7 @@ describe('POST /v1/jobs with an Idempotency-Key', () => {
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(first.body.id).not.toBe(second.body.id);
     expect(second.body.name).toBe('in b');
-    const other = await request(app).get(`/v1/jobs/${first.body.id}`).set(b.auth);
+    const other = await request(api.app).get(`/v1/jobs/${first.body.id}`).set(b.auth);
     expect(other.status).toBe(404);
   });
 
@@ -51,7 +44,7 @@ describe('POST /v1/jobs with an Idempotency-Key', () => {
     const again = await post(ws.auth, 'once', changed);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(original.body);
-    expect((await request(app).get(`/v1/jobs/${original.body.id}`).set(ws.auth)).body).toEqual(original.body);
-    expect(await ctx.runtime.db.job.count({ where: { workspaceId: ws.id } })).toBe(1);
+    expect((await request(api.app).get(`/v1/jobs/${original.body.id}`).set(ws.auth)).body).toEqual(original.body);
+    expect(await api.ctx.runtime.db.job.count({ where: { workspaceId: ws.id } })).toBe(1);
   });
 });

@@ -1,21 +1,18 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 
+const api = useApiApp();
+
 beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-  const ws = await ctx.workspace();
+  const ws = await api.ctx.workspace();
   auth = { Authorization: `Bearer ${ws.token}` };
 });
-afterAll(() => ctx.close());
 
 const target = 'https://example.com/hook';
-const post = (body: unknown) => request(app).post('/v1/jobs').set(auth).send(body as object);
+const post = (body: unknown) => request(api.app).post('/v1/jobs').set(auth).send(body as object);
 const cronJob = (extra: Record<string, unknown> = {}) => ({ name: 'nightly', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: target }, ...extra });
 
 describe('POST /v1/jobs', () => {
@@ -61,7 +58,7 @@ describe('POST /v1/jobs', () => {
     const res = await post({ name: 'once', kind: 'one_time', request: { url: target } });
     expect(res.status).toBe(201);
     expect(res.body.next_run_at).toBeNull();
-    const executions = await request(app).get(`/v1/jobs/${res.body.id}/executions`).set(auth);
+    const executions = await request(api.app).get(`/v1/jobs/${res.body.id}/executions`).set(auth);
     expect(executions.body.total).toBe(1);
     expect(executions.body.data[0]).toMatchObject({ status: 'queued', source: 'schedule', job_name: 'once' });
   });
@@ -70,14 +67,14 @@ describe('POST /v1/jobs', () => {
     const res = await post(cronJob({ state: 'draft' }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ state: 'draft', next_run_at: null });
-    const active = await request(app).patch(`/v1/jobs/${res.body.id}`).set(auth).send({ state: 'active' });
+    const active = await request(api.app).patch(`/v1/jobs/${res.body.id}`).set(auth).send({ state: 'active' });
     expect(active.status).toBe(200);
     expect(active.body.state).toBe('active');
     expect(active.body.next_run_at).not.toBeNull();
   });
 
   it('rejects bad input with one validation_failed listing every bad path, and stores nothing', async () => {
-    const before = (await request(app).get('/v1/jobs').set(auth)).body.total;
+    const before = (await request(api.app).get('/v1/jobs').set(auth)).body.total;
     const res = await post({
       name: '',
       kind: 'cron',
@@ -95,7 +92,7 @@ describe('POST /v1/jobs', () => {
         'retry_policy.max_attempts', 'schedule.cron', 'schedule.timezone',
       ].sort(),
     );
-    expect((await request(app).get('/v1/jobs').set(auth)).body.total).toBe(before);
+    expect((await request(api.app).get('/v1/jobs').set(auth)).body.total).toBe(before);
   });
 
   it.each([
@@ -110,7 +107,7 @@ describe('POST /v1/jobs', () => {
     ['a localhost target', cronJob({ request: { url: 'http://localhost:8080/' } }), 'request.url'],
     ['a string where a number belongs', { name: 'x', kind: 'recurring', schedule: { every_n_minutes: '5' }, request: { url: target } }, 'schedule.every_n_minutes'],
   ])('rejects %s', async (_what, body, path) => {
-    const guarded = createApp({ ...ctx.runtime, config: { ...ctx.config, allowPrivateTargets: false } });
+    const guarded = createApp({ ...api.ctx.runtime, config: { ...api.ctx.config, allowPrivateTargets: false } });
     const res = await request(guarded).post('/v1/jobs').set(auth).send(body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
@@ -118,7 +115,7 @@ describe('POST /v1/jobs', () => {
   });
 
   it('answers invalid_json for a malformed body and 413 for a body over 1 MiB', async () => {
-    const bad = await request(app).post('/v1/jobs').set(auth).set('Content-Type', 'application/json').send('{"name": ');
+    const bad = await request(api.app).post('/v1/jobs').set(auth).set('Content-Type', 'application/json').send('{"name": ');
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: { code: 'invalid_json', message: expect.any(String) } });
     const big = await post(cronJob({ request: { url: target, method: 'POST', body: 'x'.repeat(1024 * 1024 + 10) } }));
@@ -139,30 +136,30 @@ describe('POST /v1/jobs', () => {
 describe('GET /v1/jobs', () => {
   let ws: { Authorization: string };
   beforeAll(async () => {
-    ws = { Authorization: `Bearer ${(await ctx.workspace('lists')).token}` };
+    ws = { Authorization: `Bearer ${(await api.ctx.workspace('lists')).token}` };
     for (let i = 0; i < 5; i++) {
-      await request(app).post('/v1/jobs').set(ws).send(cronJob({ name: `Report ${i}`, state: i % 2 ? 'paused' : 'active' }));
+      await request(api.app).post('/v1/jobs').set(ws).send(cronJob({ name: `Report ${i}`, state: i % 2 ? 'paused' : 'active' }));
     }
-    await request(app).post('/v1/jobs').set(ws).send({ name: 'ping', kind: 'recurring', schedule: { every_n_minutes: 5 }, request: { url: target } });
+    await request(api.app).post('/v1/jobs').set(ws).send({ name: 'ping', kind: 'recurring', schedule: { every_n_minutes: 5 }, request: { url: target } });
   });
 
   it('lists in the D3 envelope, newest first, with paging', async () => {
-    const all = await request(app).get('/v1/jobs').set(ws);
+    const all = await request(api.app).get('/v1/jobs').set(ws);
     expect(all.body).toMatchObject({ total: 6, limit: 50, offset: 0 });
     expect(all.body.data.map((j: { name: string }) => j.name)).toEqual(['ping', 'Report 4', 'Report 3', 'Report 2', 'Report 1', 'Report 0']);
-    const page = await request(app).get('/v1/jobs?limit=2&offset=2').set(ws);
+    const page = await request(api.app).get('/v1/jobs?limit=2&offset=2').set(ws);
     expect(page.body).toMatchObject({ total: 6, limit: 2, offset: 2 });
     expect(page.body.data.map((j: { name: string }) => j.name)).toEqual(['Report 3', 'Report 2']);
   });
 
   it('filters by state, kind and case-insensitive name', async () => {
-    expect((await request(app).get('/v1/jobs?state=paused').set(ws)).body.total).toBe(2);
-    expect((await request(app).get('/v1/jobs?kind=recurring').set(ws)).body.data[0].name).toBe('ping');
-    expect((await request(app).get('/v1/jobs?name=REPORT').set(ws)).body.total).toBe(5);
+    expect((await request(api.app).get('/v1/jobs?state=paused').set(ws)).body.total).toBe(2);
+    expect((await request(api.app).get('/v1/jobs?kind=recurring').set(ws)).body.data[0].name).toBe('ping');
+    expect((await request(api.app).get('/v1/jobs?name=REPORT').set(ws)).body.total).toBe(5);
   });
 
   it.each(['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'state=running', 'kind=x'])('rejects %s with 400', async (q) => {
-    const res = await request(app).get(`/v1/jobs?${q}`).set(ws);
+    const res = await request(api.app).get(`/v1/jobs?${q}`).set(ws);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
   });
@@ -171,7 +168,7 @@ describe('GET /v1/jobs', () => {
 describe('PATCH /v1/jobs/:id', () => {
   it('changes only included fields and merges request and retry_policy one level', async () => {
     const created = (await post(cronJob({ request: { url: target, method: 'POST', headers: { A: '1' }, timeout_seconds: 10 } }))).body;
-    const res = await request(app)
+    const res = await request(api.app)
       .patch(`/v1/jobs/${created.id}`)
       .set(auth)
       .send({ request: { timeout_seconds: 20, headers: { B: '2' } }, retry_policy: { max_attempts: 5 } });
@@ -185,24 +182,24 @@ describe('PATCH /v1/jobs/:id', () => {
 
   it('returns an inner field set to null to its default', async () => {
     const created = (await post(cronJob({ request: { url: target, method: 'PUT', timeout_seconds: 10 } }))).body;
-    const res = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send({ request: { method: null, timeout_seconds: null } });
+    const res = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ request: { method: null, timeout_seconds: null } });
     expect(res.body.request).toMatchObject({ method: 'GET', timeout_seconds: 30 });
   });
 
   it('recomputes next_run_at when the schedule changes', async () => {
     const created = (await post(cronJob())).body;
-    const res = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send({ schedule: { cron: '30 * * * *' } });
+    const res = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ schedule: { cron: '30 * * * *' } });
     expect(new Date(res.body.next_run_at).getUTCMinutes()).toBe(30);
     expect(new Date(res.body.next_run_at).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
   });
 
   it('switches kind with the new shape and rejects an invalid result without changing anything', async () => {
     const created = (await post(cronJob())).body;
-    const bad = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send({ kind: 'recurring', request: { timeout_seconds: 0 } });
+    const bad = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ kind: 'recurring', request: { timeout_seconds: 0 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['request.timeout_seconds', 'schedule']);
-    expect((await request(app).get(`/v1/jobs/${created.id}`).set(auth)).body).toEqual(created);
-    const good = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send({ kind: 'recurring', schedule: { every_n_minutes: 10 } });
+    expect((await request(api.app).get(`/v1/jobs/${created.id}`).set(auth)).body).toEqual(created);
+    const good = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ kind: 'recurring', schedule: { every_n_minutes: 10 } });
     expect(good.status).toBe(200);
     expect(good.body).toMatchObject({ kind: 'recurring', schedule: { every_n_minutes: 10 } });
   });
@@ -210,7 +207,7 @@ describe('PATCH /v1/jobs/:id', () => {
   it('rejects unknown fields, an empty patch and schedule.timezone', async () => {
     const created = (await post(cronJob())).body;
     for (const body of [{ id: 'job_x' }, {}, { schedule: { timezone: 'UTC' } }]) {
-      const res = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send(body);
+      const res = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send(body);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
     }
@@ -218,18 +215,18 @@ describe('PATCH /v1/jobs/:id', () => {
 
   it('reschedules a completed scheduled job given a future run_at and state active', async () => {
     const created = (await post({ name: 's', kind: 'scheduled', schedule: { run_at: new Date(Date.now() + 60_000).toISOString() }, request: { url: target } })).body;
-    await ctx.runtime.db.job.update({
+    await api.ctx.runtime.db.job.update({
       where: { id: created.id },
       data: { state: 'completed', nextRunAt: null, schedule: { run_at: new Date(Date.now() - 60_000).toISOString() } },
     });
-    const stale = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send({ state: 'active' });
+    const stale = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ state: 'active' });
     expect(stale.status).toBe(400);
     expect(stale.body.error.details.map((d: { path: string }) => d.path)).toEqual(['schedule.run_at']);
-    const renamed = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send({ name: 'still completed' });
+    const renamed = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ name: 'still completed' });
     expect(renamed.status).toBe(200);
     expect(renamed.body.state).toBe('completed');
     const runAt = new Date(Date.now() + 120_000).toISOString();
-    const res = await request(app).patch(`/v1/jobs/${created.id}`).set(auth).send({ state: 'active', schedule: { run_at: runAt } });
+    const res = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ state: 'active', schedule: { run_at: runAt } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ state: 'active', next_run_at: runAt });
   });
@@ -238,46 +235,46 @@ describe('PATCH /v1/jobs/:id', () => {
 describe('pause, resume, run-now and delete', () => {
   it('pauses an active job and resumes it with next_run_at recomputed from now; repeats are 409', async () => {
     const created = (await post({ name: 'r', kind: 'recurring', schedule: { every_n_minutes: 7 }, request: { url: target } })).body;
-    const paused = await request(app).post(`/v1/jobs/${created.id}/pause`).set(auth);
+    const paused = await request(api.app).post(`/v1/jobs/${created.id}/pause`).set(auth);
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ state: 'paused', next_run_at: null });
-    const again = await request(app).post(`/v1/jobs/${created.id}/pause`).set(auth);
+    const again = await request(api.app).post(`/v1/jobs/${created.id}/pause`).set(auth);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('invalid_state');
     const before = Date.now();
-    const resumed = await request(app).post(`/v1/jobs/${created.id}/resume`).set(auth);
+    const resumed = await request(api.app).post(`/v1/jobs/${created.id}/resume`).set(auth);
     expect(resumed.status).toBe(200);
     expect(resumed.body.state).toBe('active');
     const next = new Date(resumed.body.next_run_at).getTime();
     expect(next).toBeGreaterThanOrEqual(before + 7 * 60_000 - 5);
     expect(next).toBeLessThanOrEqual(Date.now() + 7 * 60_000);
-    expect((await request(app).post(`/v1/jobs/${created.id}/resume`).set(auth)).status).toBe(409);
+    expect((await request(api.app).post(`/v1/jobs/${created.id}/resume`).set(auth)).status).toBe(409);
   });
 
   it('run-now answers 202 with a queued manual execution and leaves the schedule alone', async () => {
     const created = (await post(cronJob())).body;
-    const res = await request(app).post(`/v1/jobs/${created.id}/run-now`).set(auth);
+    const res = await request(api.app).post(`/v1/jobs/${created.id}/run-now`).set(auth);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^exe_/), job_id: created.id, status: 'queued', source: 'manual' });
-    expect((await request(app).get(`/v1/jobs/${created.id}`).set(auth)).body.next_run_at).toBe(created.next_run_at);
-    const one = await request(app).get(`/v1/executions/${res.body.id}`).set(auth);
+    expect((await request(api.app).get(`/v1/jobs/${created.id}`).set(auth)).body.next_run_at).toBe(created.next_run_at);
+    const one = await request(api.app).get(`/v1/executions/${res.body.id}`).set(auth);
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ id: res.body.id, attempts: [] });
   });
 
   it('deletes the job with its executions; a second delete is 404', async () => {
     const created = (await post(cronJob())).body;
-    const exe = (await request(app).post(`/v1/jobs/${created.id}/run-now`).set(auth)).body;
-    expect((await request(app).delete(`/v1/jobs/${created.id}`).set(auth)).status).toBe(204);
-    expect((await request(app).get(`/v1/jobs/${created.id}`).set(auth)).status).toBe(404);
-    expect((await request(app).get(`/v1/executions/${exe.id}`).set(auth)).status).toBe(404);
-    expect(await ctx.runtime.db.execution.count({ where: { jobId: created.id } })).toBe(0);
-    expect((await request(app).delete(`/v1/jobs/${created.id}`).set(auth)).status).toBe(404);
+    const exe = (await request(api.app).post(`/v1/jobs/${created.id}/run-now`).set(auth)).body;
+    expect((await request(api.app).delete(`/v1/jobs/${created.id}`).set(auth)).status).toBe(204);
+    expect((await request(api.app).get(`/v1/jobs/${created.id}`).set(auth)).status).toBe(404);
+    expect((await request(api.app).get(`/v1/executions/${exe.id}`).set(auth)).status).toBe(404);
+    expect(await api.ctx.runtime.db.execution.count({ where: { jobId: created.id } })).toBe(0);
+    expect((await request(api.app).delete(`/v1/jobs/${created.id}`).set(auth)).status).toBe(404);
   });
 
   it('answers not_found in the D3 envelope for unknown ids and routes', async () => {
     for (const path of ['/v1/jobs/job_missing', '/v1/executions/exe_missing', '/v1/nothing-here']) {
-      const res = await request(app).get(path).set(auth);
+      const res = await request(api.app).get(path).set(auth);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
@@ -286,17 +283,17 @@ describe('pause, resume, run-now and delete', () => {
 
 describe('GET /v1/executions', () => {
   it('pages executions newest scheduled first and rejects bad parameters', async () => {
-    const ws = { Authorization: `Bearer ${(await ctx.workspace('exe-list')).token}` };
-    const job = (await request(app).post('/v1/jobs').set(ws).send(cronJob())).body;
+    const ws = { Authorization: `Bearer ${(await api.ctx.workspace('exe-list')).token}` };
+    const job = (await request(api.app).post('/v1/jobs').set(ws).send(cronJob())).body;
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await request(app).post(`/v1/jobs/${job.id}/run-now`).set(ws)).body.id);
-    const page = await request(app).get('/v1/executions?limit=2').set(ws);
+    for (let i = 0; i < 3; i++) ids.push((await request(api.app).post(`/v1/jobs/${job.id}/run-now`).set(ws)).body.id);
+    const page = await request(api.app).get('/v1/executions?limit=2').set(ws);
     expect(page.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(page.body.data.map((e: { id: string }) => e.id)).toEqual([ids[2], ids[1]]);
-    const rest = await request(app).get('/v1/executions?limit=2&offset=2').set(ws);
+    const rest = await request(api.app).get('/v1/executions?limit=2&offset=2').set(ws);
     expect(rest.body.data.map((e: { id: string }) => e.id)).toEqual([ids[0]]);
     for (const q of ['limit=0', 'limit=101', 'status=done', 'sort=name', 'order=up', 'from=yesterday']) {
-      expect((await request(app).get(`/v1/executions?${q}`).set(ws)).status).toBe(400);
+      expect((await request(api.app).get(`/v1/executions?${q}`).set(ws)).status).toBe(400);
     }
   });
 });
@@ -304,7 +301,7 @@ describe('GET /v1/executions', () => {
 describe('request bodies', () => {
   it('answers 400 validation_failed, not 500, to a create or PATCH with no body', async () => {
     const created = await post(cronJob());
-    for (const res of [await request(app).post('/v1/jobs').set(auth), await request(app).patch(`/v1/jobs/${created.body.id}`).set(auth)]) {
+    for (const res of [await request(api.app).post('/v1/jobs').set(auth), await request(api.app).patch(`/v1/jobs/${created.body.id}`).set(auth)]) {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
     }

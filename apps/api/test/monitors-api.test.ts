@@ -1,26 +1,22 @@
 import request from 'supertest';
-import { createApp } from '../src/app.js';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 let otherAuth: { Authorization: string };
 
 const BASE = 'https://cron.example.com';
 
+const api = useApiApp({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  ctx = await createTestContext({ PUBLIC_BASE_URL: BASE });
-  app = createApp(ctx.runtime);
-  auth = { Authorization: `Bearer ${(await ctx.workspace('mine')).token}` };
-  otherAuth = { Authorization: `Bearer ${(await ctx.workspace('theirs')).token}` };
+  auth = { Authorization: `Bearer ${(await api.ctx.workspace('mine')).token}` };
+  otherAuth = { Authorization: `Bearer ${(await api.ctx.workspace('theirs')).token}` };
 });
-afterAll(() => ctx.close());
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const create = (body: unknown, as = auth) => request(app).post('/v1/monitors').set(as).send(body as object);
+const create = (body: unknown, as = auth) => request(api.app).post('/v1/monitors').set(as).send(body as object);
 const tokenOf = (monitor: { ping_url: string }) => monitor.ping_url.split('/').pop()!;
-const get = async (id: string) => (await request(app).get(`/v1/monitors/${id}`).set(auth)).body;
+const get = async (id: string) => (await request(api.app).get(`/v1/monitors/${id}`).set(auth)).body;
 
 describe('monitors', () => {
   it('creates a monitor in state new, with a ping URL on PUBLIC_BASE_URL', async () => {
@@ -57,63 +53,63 @@ describe('monitors', () => {
   });
 
   it('lists the workspace’s monitors, newest first, filtered by state', async () => {
-    const fresh = { Authorization: `Bearer ${(await ctx.workspace('lister')).token}` };
+    const fresh = { Authorization: `Bearer ${(await api.ctx.workspace('lister')).token}` };
     const a = (await create({ name: 'a', expected_interval_sec: 60 }, fresh)).body;
     const b = (await create({ name: 'b', expected_interval_sec: 60 }, fresh)).body;
-    await request(app).post(`/v1/monitors/${a.id}/pause`).set(fresh).expect(200);
-    expect((await request(app).get('/v1/monitors').set(fresh)).body).toMatchObject({ total: 2, limit: 50, offset: 0, data: [{ id: b.id }, { id: a.id }] });
-    expect((await request(app).get('/v1/monitors?state=paused').set(fresh)).body).toMatchObject({ total: 1, data: [{ id: a.id, state: 'paused' }] });
-    expect((await request(app).get('/v1/monitors?state=sleeping').set(fresh)).status).toBe(400);
+    await request(api.app).post(`/v1/monitors/${a.id}/pause`).set(fresh).expect(200);
+    expect((await request(api.app).get('/v1/monitors').set(fresh)).body).toMatchObject({ total: 2, limit: 50, offset: 0, data: [{ id: b.id }, { id: a.id }] });
+    expect((await request(api.app).get('/v1/monitors?state=paused').set(fresh)).body).toMatchObject({ total: 1, data: [{ id: a.id, state: 'paused' }] });
+    expect((await request(api.app).get('/v1/monitors?state=sleeping').set(fresh)).status).toBe(400);
   });
 
   it('PATCHes name, interval and grace, moving an up monitor’s deadline from its last ping', async () => {
     const m = (await create({ name: 'm', expected_interval_sec: 60 })).body;
-    await request(app).get(`/v1/ping/${tokenOf(m)}`).expect(200);
+    await request(api.app).get(`/v1/ping/${tokenOf(m)}`).expect(200);
     const up = await get(m.id);
-    const res = await request(app).patch(`/v1/monitors/${m.id}`).set(auth).send({ name: 'renamed', expected_interval_sec: 120, grace_sec: 30 });
+    const res = await request(api.app).patch(`/v1/monitors/${m.id}`).set(auth).send({ name: 'renamed', expected_interval_sec: 120, grace_sec: 30 });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'renamed', expected_interval_sec: 120, grace_sec: 30, state: 'up' });
     expect(Date.parse(res.body.next_due_at) - Date.parse(up.last_ping_at)).toBe(150_000);
-    expect((await request(app).patch(`/v1/monitors/${m.id}`).set(auth).send({})).status).toBe(400);
-    expect((await request(app).patch(`/v1/monitors/${m.id}`).set(auth).send({ expected_interval_sec: -5 })).status).toBe(400);
+    expect((await request(api.app).patch(`/v1/monitors/${m.id}`).set(auth).send({})).status).toBe(400);
+    expect((await request(api.app).patch(`/v1/monitors/${m.id}`).set(auth).send({ expected_interval_sec: -5 })).status).toBe(400);
     expect((await get(m.id)).expected_interval_sec).toBe(120);
   });
 
   it('pauses and resumes: paused never goes down, resume restarts the window, twice is 409', async () => {
     const m = (await create({ name: 'p', expected_interval_sec: 60 })).body;
-    const paused = await request(app).post(`/v1/monitors/${m.id}/pause`).set(auth);
+    const paused = await request(api.app).post(`/v1/monitors/${m.id}/pause`).set(auth);
     expect(paused.body).toMatchObject({ state: 'paused', next_due_at: null });
-    expect((await request(app).post(`/v1/monitors/${m.id}/pause`).set(auth)).body.error.code).toBe('invalid_state');
+    expect((await request(api.app).post(`/v1/monitors/${m.id}/pause`).set(auth)).body.error.code).toBe('invalid_state');
     // Never pinged: back to new.
-    expect((await request(app).post(`/v1/monitors/${m.id}/resume`).set(auth)).body).toMatchObject({ state: 'new', next_due_at: null });
-    expect((await request(app).post(`/v1/monitors/${m.id}/resume`).set(auth)).status).toBe(409);
-    await request(app).post(`/v1/ping/${tokenOf(m)}`).expect(200);
-    await request(app).post(`/v1/monitors/${m.id}/pause`).set(auth).expect(200);
+    expect((await request(api.app).post(`/v1/monitors/${m.id}/resume`).set(auth)).body).toMatchObject({ state: 'new', next_due_at: null });
+    expect((await request(api.app).post(`/v1/monitors/${m.id}/resume`).set(auth)).status).toBe(409);
+    await request(api.app).post(`/v1/ping/${tokenOf(m)}`).expect(200);
+    await request(api.app).post(`/v1/monitors/${m.id}/pause`).set(auth).expect(200);
     // A ping while paused is recorded, but the monitor stays paused with no deadline.
-    await request(app).get(`/v1/ping/${tokenOf(m)}`).expect(200);
+    await request(api.app).get(`/v1/ping/${tokenOf(m)}`).expect(200);
     expect(await get(m.id)).toMatchObject({ state: 'paused', next_due_at: null, last_ping_at: expect.stringMatching(ISO_MS) });
     const before = Date.now();
-    const resumed = (await request(app).post(`/v1/monitors/${m.id}/resume`).set(auth)).body;
+    const resumed = (await request(api.app).post(`/v1/monitors/${m.id}/resume`).set(auth)).body;
     expect(resumed.state).toBe('up');
     expect(Date.parse(resumed.next_due_at)).toBeGreaterThanOrEqual(before + 60_000);
   });
 
   it('answers 404 for another workspace’s monitor, and deletes (204)', async () => {
     const m = (await create({ name: 'd', expected_interval_sec: 60 })).body;
-    for (const call of [request(app).get(`/v1/monitors/${m.id}`), request(app).post(`/v1/monitors/${m.id}/pause`), request(app).delete(`/v1/monitors/${m.id}`)]) {
+    for (const call of [request(api.app).get(`/v1/monitors/${m.id}`), request(api.app).post(`/v1/monitors/${m.id}/pause`), request(api.app).delete(`/v1/monitors/${m.id}`)]) {
       expect((await call.set(otherAuth)).status).toBe(404);
     }
-    expect((await request(app).delete(`/v1/monitors/${m.id}`).set(auth)).status).toBe(204);
-    expect((await request(app).get(`/v1/monitors/${m.id}`).set(auth)).status).toBe(404);
+    expect((await request(api.app).delete(`/v1/monitors/${m.id}`).set(auth)).status).toBe(204);
+    expect((await request(api.app).get(`/v1/monitors/${m.id}`).set(auth)).status).toBe(404);
     // Its ping URL is gone with it.
-    expect((await request(app).get(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
+    expect((await request(api.app).get(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
   });
 });
 
 describe('GET|POST /v1/ping/:token', () => {
   it('records a ping without an API token: new becomes up with a deadline', async () => {
     const m = (await create({ name: 'pinged', expected_interval_sec: 300, grace_sec: 60 })).body;
-    for (const call of [request(app).get(`/v1/ping/${tokenOf(m)}`), request(app).post(`/v1/ping/${tokenOf(m)}`).send('job log output\n')]) {
+    for (const call of [request(api.app).get(`/v1/ping/${tokenOf(m)}`), request(api.app).post(`/v1/ping/${tokenOf(m)}`).send('job log output\n')]) {
       const res = await call;
       expect([res.status, res.body]).toEqual([200, { ok: true }]);
     }
@@ -124,21 +120,21 @@ describe('GET|POST /v1/ping/:token', () => {
 
   it('answers 404 to an unknown or malformed token, also with an API token', async () => {
     for (const token of ['x'.repeat(43), 'short', '%2e%2e']) {
-      const res = await request(app).post(`/v1/ping/${token}`).set(auth);
+      const res = await request(api.app).post(`/v1/ping/${token}`).set(auth);
       expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
     }
   });
 
   it('takes JSON, text or no body alike, and refuses a body over 10 KiB with 413', async () => {
     const m = (await create({ name: 'bodies', expected_interval_sec: 60 })).body;
-    await request(app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'application/json').send('{"broken json').expect(200);
-    const big = await request(app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'text/plain').send('x'.repeat(10 * 1024 + 1));
+    await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'application/json').send('{"broken json').expect(200);
+    const big = await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'text/plain').send('x'.repeat(10 * 1024 + 1));
     expect([big.status, big.body.error.code, big.body.error.message]).toEqual([413, 'payload_too_large', 'request body is larger than 10 KiB']);
   });
 
   it('answers other methods with 404, not 401', async () => {
     const m = (await create({ name: 'methods', expected_interval_sec: 60 })).body;
-    expect((await request(app).put(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
-    expect((await request(app).delete(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
+    expect((await request(api.app).put(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
+    expect((await request(api.app).delete(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
   });
 });

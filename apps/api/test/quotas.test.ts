@@ -1,80 +1,73 @@
 import request from 'supertest';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
-import { createApp } from '../src/app.js';
+import { useApiApp } from './api-app.js';
 
 // MAX_JOBS_PER_WORKSPACE: one workspace cannot fill the service with jobs, whatever path it
 // creates them by, however many requests it sends at once; other workspaces are not affected.
 
 const MAX = 3;
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ MAX_JOBS_PER_WORKSPACE: String(MAX) });
-  app = createApp(ctx.runtime);
-});
-afterAll(() => ctx.close());
+const api = useApiApp({ MAX_JOBS_PER_WORKSPACE: String(MAX) });
 
 async function workspace() {
-  const ws = await ctx.workspace();
+  const ws = await api.ctx.workspace();
   return { id: ws.id, auth: { Authorization: `Bearer ${ws.token}` } };
 }
 const cronJob = (name: string) => ({ name, kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/' } });
-const jobCount = (workspaceId: string) => ctx.runtime.db.job.count({ where: { workspaceId } });
+const jobCount = (workspaceId: string) => api.ctx.runtime.db.job.count({ where: { workspaceId } });
 
 it('refuses the job past the quota with 409 limit_exceeded, and takes one again after a delete', async () => {
   const { id, auth } = await workspace();
   const ids: string[] = [];
   for (let i = 0; i < MAX; i += 1) {
-    const res = await request(app).post('/v1/jobs').set(auth).send(cronJob(`j${i}`));
+    const res = await request(api.app).post('/v1/jobs').set(auth).send(cronJob(`j${i}`));
     expect(res.status).toBe(201);
     ids.push(res.body.id);
   }
-  const over = await request(app).post('/v1/jobs').set(auth).send(cronJob('one more'));
+  const over = await request(api.app).post('/v1/jobs').set(auth).send(cronJob('one more'));
   expect(over.status).toBe(409);
   expect(over.body.error).toMatchObject({ code: 'limit_exceeded', message: expect.stringMatching(/limit of 3 jobs \(MAX_JOBS_PER_WORKSPACE\)/) });
-  const oneTime = await request(app).post('/v1/jobs').set(auth).send({ name: 'once', kind: 'one_time', request: { url: 'https://example.com/' } });
+  const oneTime = await request(api.app).post('/v1/jobs').set(auth).send({ name: 'once', kind: 'one_time', request: { url: 'https://example.com/' } });
   expect(oneTime.status).toBe(409);
-  expect(await ctx.runtime.db.execution.count({ where: { workspaceId: id } })).toBe(0);
+  expect(await api.ctx.runtime.db.execution.count({ where: { workspaceId: id } })).toBe(0);
   expect(await jobCount(id)).toBe(MAX);
 
-  expect((await request(app).delete(`/v1/jobs/${ids[0]}`).set(auth)).status).toBe(204);
-  expect((await request(app).post('/v1/jobs').set(auth).send(cronJob('after delete'))).status).toBe(201);
-  expect((await request(app).post('/v1/jobs').set(auth).send(cronJob('over again'))).status).toBe(409);
+  expect((await request(api.app).delete(`/v1/jobs/${ids[0]}`).set(auth)).status).toBe(204);
+  expect((await request(api.app).post('/v1/jobs').set(auth).send(cronJob('after delete'))).status).toBe(201);
+  expect((await request(api.app).post('/v1/jobs').set(auth).send(cronJob('over again'))).status).toBe(409);
 });
 
 it('answers a used Idempotency-Key with its job even at the quota', async () => {
   const { auth } = await workspace();
-  const first = await request(app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(cronJob('keyed'));
+  const first = await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(cronJob('keyed'));
   expect(first.status).toBe(201);
-  for (let i = 1; i < MAX; i += 1) await request(app).post('/v1/jobs').set(auth).send(cronJob(`j${i}`));
-  const again = await request(app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(cronJob('keyed'));
+  for (let i = 1; i < MAX; i += 1) await request(api.app).post('/v1/jobs').set(auth).send(cronJob(`j${i}`));
+  const again = await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(cronJob('keyed'));
   expect(again.status).toBe(200);
   expect(again.body.id).toBe(first.body.id);
-  expect((await request(app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k2').send(cronJob('new key'))).status).toBe(409);
+  expect((await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k2').send(cronJob('new key'))).status).toBe(409);
 });
 
 it('holds the quota exactly under concurrent creates, without touching other workspaces', async () => {
   const { id, auth } = await workspace();
   const other = await workspace();
   const answers = await Promise.all([
-    ...Array.from({ length: 20 }, (_, i) => request(app).post('/v1/jobs').set(auth).send(cronJob(`c${i}`))),
-    request(app).post('/v1/jobs').set(other.auth).send(cronJob('other')),
+    ...Array.from({ length: 20 }, (_, i) => request(api.app).post('/v1/jobs').set(auth).send(cronJob(`c${i}`))),
+    request(api.app).post('/v1/jobs').set(other.auth).send(cronJob('other')),
   ]);
   const statuses = answers.slice(0, 20).map((r) => r.status);
   expect(statuses.filter((s) => s === 201)).toHaveLength(MAX);
   expect(statuses.filter((s) => s === 409)).toHaveLength(20 - MAX);
   expect(answers[20].status).toBe(201);
   expect(await jobCount(id)).toBe(MAX);
-  const counter = await ctx.runtime.db.jobCount.findUniqueOrThrow({ where: { workspaceId: id } });
+  const counter = await api.ctx.runtime.db.jobCount.findUniqueOrThrow({ where: { workspaceId: id } });
   expect(Number(counter.n)).toBe(MAX);
 });
 
 it('counts each job a crontab import creates; lines past the quota become line errors', async () => {
   const { id, auth } = await workspace();
-  await request(app).post('/v1/jobs').set(auth).send(cronJob('existing'));
+  await request(api.app).post('/v1/jobs').set(auth).send(cronJob('existing'));
   const crontab = ['0 * * * * https://example.com/a', 'bad line', '5 * * * * https://example.com/b', '10 * * * * https://example.com/c'].join('\n');
-  const res = await request(app).post('/v1/jobs/import').set(auth).send({ crontab });
+  const res = await request(api.app).post('/v1/jobs/import').set(auth).send({ crontab });
   expect(res.status).toBe(201);
   expect(res.body.created.map((j: { name: string }) => j.name)).toEqual(['0 * * * * https://example.com/a', '5 * * * * https://example.com/b']);
   expect(res.body.errors).toEqual([

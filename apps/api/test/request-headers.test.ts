@@ -1,27 +1,23 @@
 import request from 'supertest';
-import { createApp } from '../src/app.js';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
 // A job may not frame its own request: framing and connection headers, names that are not HTTP
 // tokens and values with CR, LF or NUL answer 400 and store nothing (docs/SECURITY.md).
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 
+const api = useApiApp();
+
 beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-  auth = { Authorization: `Bearer ${(await ctx.workspace()).token}` };
+  auth = { Authorization: `Bearer ${(await api.ctx.workspace()).token}` };
 });
-afterAll(() => ctx.close());
 
 const cronJob = (headers: Record<string, string>) => ({ name: 'framed', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/', method: 'POST', headers, body: 'x' } });
 
 describe('request headers at save time', () => {
   it('answers POST /v1/jobs with a framing header 400 validation_failed at request.headers.<name>, and stores nothing', async () => {
-    const before = (await request(app).get('/v1/jobs').set(auth)).body.total;
-    const res = await request(app).post('/v1/jobs').set(auth).send(cronJob({ 'Content-Length': '0', 'X-Fine': 'yes', 'X-Bad': 'a\r\nHost: evil' }));
+    const before = (await request(api.app).get('/v1/jobs').set(auth)).body.total;
+    const res = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ 'Content-Length': '0', 'X-Fine': 'yes', 'X-Bad': 'a\r\nHost: evil' }));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.details).toEqual(
@@ -31,15 +27,15 @@ describe('request headers at save time', () => {
       ]),
     );
     expect(res.body.error.details).toHaveLength(2);
-    expect((await request(app).get('/v1/jobs').set(auth)).body.total).toBe(before);
+    expect((await request(api.app).get('/v1/jobs').set(auth)).body.total).toBe(before);
   });
 
   it('answers a PATCH that adds one the same way, and keeps the job as it was', async () => {
-    const created = await request(app).post('/v1/jobs').set(auth).send(cronJob({ 'X-Fine': 'yes' }));
+    const created = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ 'X-Fine': 'yes' }));
     expect(created.status).toBe(201);
-    const res = await request(app).patch(`/v1/jobs/${created.body.id}`).set(auth).send({ request: { headers: { 'transfer-encoding': 'chunked' } } });
+    const res = await request(api.app).patch(`/v1/jobs/${created.body.id}`).set(auth).send({ request: { headers: { 'transfer-encoding': 'chunked' } } });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'request.headers.transfer-encoding', message: expect.stringContaining('may not be set') }]);
-    expect((await request(app).get(`/v1/jobs/${created.body.id}`).set(auth)).body.request.headers).toEqual({ 'X-Fine': 'yes' });
+    expect((await request(api.app).get(`/v1/jobs/${created.body.id}`).set(auth)).body.request.headers).toEqual({ 'X-Fine': 'yes' });
   });
 });

@@ -1,23 +1,20 @@
 import request from 'supertest';
-import { createApp } from '../src/app.js';
-import { aChannel, aJob, aMonitor, createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { aChannel, aJob, aMonitor } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 let ws: { id: string; token: string };
 let other: { id: string; token: string };
 let auth: { Authorization: string };
 let channelId: string;
 
+const api = useApiApp();
+
 beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-  ws = await ctx.workspace('mine');
-  other = await ctx.workspace('theirs');
+  ws = await api.ctx.workspace('mine');
+  other = await api.ctx.workspace('theirs');
   auth = { Authorization: `Bearer ${ws.token}` };
-  channelId = (await aChannel(ctx.runtime, ws.id, 'email', { email: 'ops@example.com' })).id;
+  channelId = (await aChannel(api.ctx.runtime, ws.id, 'email', { email: 'ops@example.com' })).id;
 });
-afterAll(() => ctx.close());
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -25,12 +22,12 @@ describe.each([
   ['jobs', 'job', ['on_success', 'on_failure', 'on_completion', 'on_approval_required'], ['on_down', 'on_recovery']],
   ['monitors', 'monitor', ['on_down', 'on_recovery'], ['on_success', 'on_failure', 'on_completion', 'on_approval_required']],
 ] as const)('/v1/%s/:id/notification-rules', (collection, kind, events, foreign) => {
-  const owner = async (workspaceId = ws.id) => (kind === 'job' ? aJob(ctx.runtime, workspaceId) : aMonitor(ctx.runtime, workspaceId));
+  const owner = async (workspaceId = ws.id) => (kind === 'job' ? aJob(api.ctx.runtime, workspaceId) : aMonitor(api.ctx.runtime, workspaceId));
   const rules = (id: string) => `/v1/${collection}/${id}/notification-rules`;
 
   it.each(events)('creates, lists and deletes a rule for %s', async (event) => {
     const { id } = await owner();
-    const created = await request(app).post(rules(id)).set(auth).send({ channel_id: channelId, event });
+    const created = await request(api.app).post(rules(id)).set(auth).send({ channel_id: channelId, event });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^rul_/),
@@ -41,10 +38,10 @@ describe.each([
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });
-    expect((await request(app).get(rules(id)).set(auth)).body).toEqual({ data: [created.body], total: 1, limit: 50, offset: 0 });
-    expect((await request(app).delete(`${rules(id)}/${created.body.id}`).set(auth)).status).toBe(204);
-    expect((await request(app).get(rules(id)).set(auth)).body.total).toBe(0);
-    expect((await request(app).delete(`${rules(id)}/${created.body.id}`).set(auth)).status).toBe(404);
+    expect((await request(api.app).get(rules(id)).set(auth)).body).toEqual({ data: [created.body], total: 1, limit: 50, offset: 0 });
+    expect((await request(api.app).delete(`${rules(id)}/${created.body.id}`).set(auth)).status).toBe(204);
+    expect((await request(api.app).get(rules(id)).set(auth)).body.total).toBe(0);
+    expect((await request(api.app).delete(`${rules(id)}/${created.body.id}`).set(auth)).status).toBe(404);
   });
 
   it.each([
@@ -56,40 +53,40 @@ describe.each([
     ['an unknown field', (c: string) => ({ channel_id: c, event: events[0], muted: true }), 'muted'],
   ])('rejects %s with 400 at its path', async (_what, body, path) => {
     const { id } = await owner();
-    const res = await request(app).post(rules(id)).set(auth).send(body(channelId));
+    const res = await request(api.app).post(rules(id)).set(auth).send(body(channelId));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
-    expect(await ctx.runtime.db.notificationRule.count({ where: { [kind === 'job' ? 'jobId' : 'monitorId']: id } })).toBe(0);
+    expect(await api.ctx.runtime.db.notificationRule.count({ where: { [kind === 'job' ? 'jobId' : 'monitorId']: id } })).toBe(0);
   });
 
   it('refuses another workspace’s channel as if it did not exist (400 on channel_id)', async () => {
     const { id } = await owner();
-    const theirs = await aChannel(ctx.runtime, other.id, 'email', { email: 'x@example.com' });
-    const res = await request(app).post(rules(id)).set(auth).send({ channel_id: theirs.id, event: events[0] });
+    const theirs = await aChannel(api.ctx.runtime, other.id, 'email', { email: 'x@example.com' });
+    const res = await request(api.app).post(rules(id)).set(auth).send({ channel_id: theirs.id, event: events[0] });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'channel_id', message: expect.any(String) }]);
   });
 
   it('refuses the same channel and event twice on one owner (409 conflict)', async () => {
     const { id } = await owner();
-    await request(app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] }).expect(201);
-    const again = await request(app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] });
+    await request(api.app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] }).expect(201);
+    const again = await request(api.app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] });
     expect([again.status, again.body.error.code]).toEqual([409, 'conflict']);
   });
 
   it('answers 404 for another workspace’s owner and for a missing one', async () => {
     const theirs = await owner(other.id);
     for (const id of [theirs.id, `${kind === 'job' ? 'job' : 'mon'}_missing`]) {
-      expect((await request(app).get(rules(id)).set(auth)).status).toBe(404);
-      expect((await request(app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] })).status).toBe(404);
+      expect((await request(api.app).get(rules(id)).set(auth)).status).toBe(404);
+      expect((await request(api.app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] })).status).toBe(404);
     }
   });
 
   it(`deletes the rules with their ${kind}`, async () => {
     const { id } = await owner();
-    await request(app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] }).expect(201);
-    await request(app).delete(`/v1/${collection}/${id}`).set(auth).expect(204);
-    expect(await ctx.runtime.db.notificationRule.count({ where: { [kind === 'job' ? 'jobId' : 'monitorId']: id } })).toBe(0);
+    await request(api.app).post(rules(id)).set(auth).send({ channel_id: channelId, event: events[0] }).expect(201);
+    await request(api.app).delete(`/v1/${collection}/${id}`).set(auth).expect(204);
+    expect(await api.ctx.runtime.db.notificationRule.count({ where: { [kind === 'job' ? 'jobId' : 'monitorId']: id } })).toBe(0);
   });
 });

@@ -1,22 +1,19 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 let otherAuth: { Authorization: string };
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-  const ws = await ctx.workspace('mine');
-  auth = { Authorization: `Bearer ${ws.token}` };
-  otherAuth = { Authorization: `Bearer ${(await ctx.workspace('theirs')).token}` };
-});
-afterAll(() => ctx.close());
+const api = useApiApp();
 
-const post = (body: unknown, as = auth) => request(app).post('/v1/secrets').set(as).send(body as object);
+beforeAll(async () => {
+  const ws = await api.ctx.workspace('mine');
+  auth = { Authorization: `Bearer ${ws.token}` };
+  otherAuth = { Authorization: `Bearer ${(await api.ctx.workspace('theirs')).token}` };
+});
+
+const post = (body: unknown, as = auth) => request(api.app).post('/v1/secrets').set(as).send(body as object);
 const paths = (res: request.Response) => (res.body.error.details as { path: string }[]).map((d) => d.path);
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -33,7 +30,7 @@ describe('POST /v1/secrets', () => {
 
   it('stores the value encrypted, not in the clear', async () => {
     const res = await post({ name: 'AT_REST', value: 'plain-text-value' });
-    const row = await ctx.runtime.db.secret.findUniqueOrThrow({ where: { id: res.body.id } });
+    const row = await api.ctx.runtime.db.secret.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.value).not.toContain('plain-text-value');
     expect(row.value).toMatch(/^enc1:/);
   });
@@ -62,7 +59,7 @@ describe('POST /v1/secrets', () => {
   });
 
   it('rejects a missing body', async () => {
-    const res = await request(app).post('/v1/secrets').set(auth);
+    const res = await request(api.app).post('/v1/secrets').set(auth);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
   });
@@ -91,13 +88,13 @@ describe('POST /v1/secrets', () => {
 describe('GET /v1/secrets', () => {
   let page: { Authorization: string };
   beforeAll(async () => {
-    const ws = await ctx.workspace('lister');
+    const ws = await api.ctx.workspace('lister');
     page = { Authorization: `Bearer ${ws.token}` };
     for (const name of ['C_KEY', 'A_KEY', 'B_KEY']) await post({ name, value: `value-of-${name}` }, page);
   });
 
   it('lists the workspace secrets by name in the list envelope, without values', async () => {
-    const res = await request(app).get('/v1/secrets').set(page);
+    const res = await request(api.app).get('/v1/secrets').set(page);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 3, limit: 50, offset: 0 });
     expect(res.body.data.map((s: { name: string }) => s.name)).toEqual(['A_KEY', 'B_KEY', 'C_KEY']);
@@ -106,13 +103,13 @@ describe('GET /v1/secrets', () => {
   });
 
   it('pages with limit and offset', async () => {
-    const res = await request(app).get('/v1/secrets?limit=1&offset=1').set(page);
+    const res = await request(api.app).get('/v1/secrets?limit=1&offset=1').set(page);
     expect(res.body).toMatchObject({ total: 3, limit: 1, offset: 1 });
     expect(res.body.data.map((s: { name: string }) => s.name)).toEqual(['B_KEY']);
   });
 
   it.each(['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'colour=red'])('rejects ?%s with 400', async (query) => {
-    const res = await request(app).get(`/v1/secrets?${query}`).set(page);
+    const res = await request(api.app).get(`/v1/secrets?${query}`).set(page);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
   });
@@ -126,7 +123,7 @@ describe('GET, PATCH and DELETE /v1/secrets/:id', () => {
   });
 
   it('reads one secret without its value', async () => {
-    const res = await request(app).get(`/v1/secrets/${id}`).set(auth);
+    const res = await request(api.app).get(`/v1/secrets/${id}`).set(auth);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
     expect(res.body.id).toBe(id);
@@ -134,27 +131,27 @@ describe('GET, PATCH and DELETE /v1/secrets/:id', () => {
 
   it("answers 404 for another workspace's secret on every route, and leaves it alone", async () => {
     for (const res of [
-      await request(app).get(`/v1/secrets/${id}`).set(otherAuth),
-      await request(app).patch(`/v1/secrets/${id}`).set(otherAuth).send({ value: 'hijack' }),
-      await request(app).delete(`/v1/secrets/${id}`).set(otherAuth),
+      await request(api.app).get(`/v1/secrets/${id}`).set(otherAuth),
+      await request(api.app).patch(`/v1/secrets/${id}`).set(otherAuth).send({ value: 'hijack' }),
+      await request(api.app).delete(`/v1/secrets/${id}`).set(otherAuth),
     ]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
-    const row = await ctx.runtime.db.secret.findUniqueOrThrow({ where: { id } });
-    const before = (await request(app).get(`/v1/secrets/${id}`).set(auth)).body;
+    const row = await api.ctx.runtime.db.secret.findUniqueOrThrow({ where: { id } });
+    const before = (await request(api.app).get(`/v1/secrets/${id}`).set(auth)).body;
     expect(row.updatedAt.toISOString()).toBe(before.updated_at);
   });
 
   it('replaces the value with PATCH {value}, re-encrypting it and moving updated_at', async () => {
-    const before = await ctx.runtime.db.secret.findUniqueOrThrow({ where: { id } });
+    const before = await api.ctx.runtime.db.secret.findUniqueOrThrow({ where: { id } });
     await new Promise((r) => setTimeout(r, 5));
-    const res = await request(app).patch(`/v1/secrets/${id}`).set(auth).send({ value: 'rotated-value' });
+    const res = await request(api.app).patch(`/v1/secrets/${id}`).set(auth).send({ value: 'rotated-value' });
     expect(res.status).toBe(200);
     expect(res.text).not.toContain('rotated-value');
     expect(res.body.name).toBe(before.name);
     expect(new Date(res.body.updated_at).getTime()).toBeGreaterThan(before.updatedAt.getTime());
-    const after = await ctx.runtime.db.secret.findUniqueOrThrow({ where: { id } });
+    const after = await api.ctx.runtime.db.secret.findUniqueOrThrow({ where: { id } });
     expect(after.value).not.toBe(before.value);
     expect(after.value).not.toContain('rotated-value');
   });
@@ -165,26 +162,26 @@ describe('GET, PATCH and DELETE /v1/secrets/:id', () => {
     ['an empty body', {}, 'value'],
     ['an empty value', { value: '' }, 'value'],
   ])('refuses %s in a PATCH', async (_what, body, path) => {
-    const res = await request(app).patch(`/v1/secrets/${id}`).set(auth).send(body);
+    const res = await request(api.app).patch(`/v1/secrets/${id}`).set(auth).send(body);
     expect(res.status).toBe(400);
     expect(paths(res)).toContain(path);
   });
 
   it('deletes with 204, after which the secret is gone', async () => {
-    expect((await request(app).delete(`/v1/secrets/${id}`).set(auth)).status).toBe(204);
-    expect((await request(app).get(`/v1/secrets/${id}`).set(auth)).status).toBe(404);
-    expect((await request(app).delete(`/v1/secrets/${id}`).set(auth)).status).toBe(404);
+    expect((await request(api.app).delete(`/v1/secrets/${id}`).set(auth)).status).toBe(204);
+    expect((await request(api.app).get(`/v1/secrets/${id}`).set(auth)).status).toBe(404);
+    expect((await request(api.app).delete(`/v1/secrets/${id}`).set(auth)).status).toBe(404);
   });
 
   it('answers 404 for an unknown id', async () => {
-    expect((await request(app).get('/v1/secrets/sec_nope').set(auth)).status).toBe(404);
-    expect((await request(app).patch('/v1/secrets/sec_nope').set(auth).send({ value: 'v' })).status).toBe(404);
+    expect((await request(api.app).get('/v1/secrets/sec_nope').set(auth)).status).toBe(404);
+    expect((await request(api.app).patch('/v1/secrets/sec_nope').set(auth).send({ value: 'v' })).status).toBe(404);
   });
 });
 
 describe('jobs referencing variables and secrets', () => {
   const cronJob = (req: Record<string, unknown>) => ({ name: 'vars', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/hook', ...req } });
-  const postJob = (body: unknown) => request(app).post('/v1/jobs').set(auth).send(body as object);
+  const postJob = (body: unknown) => request(api.app).post('/v1/jobs').set(auth).send(body as object);
   beforeAll(async () => {
     await post({ name: 'JOB_KEY', value: 'job-secret-value' });
   });
@@ -193,7 +190,7 @@ describe('jobs referencing variables and secrets', () => {
     const res = await postJob(cronJob({ method: 'POST', headers: { 'X-Api-Key': '{{ secret.JOB_KEY }}' }, body: { id: '{{uuid}}', at: ['{{timestamp}}', '{{execution_id}}'] } }));
     expect(res.status).toBe(201);
     expect(res.body.request.headers).toEqual({ 'X-Api-Key': '{{ secret.JOB_KEY }}' });
-    const row = await ctx.runtime.db.job.findUniqueOrThrow({ where: { id: res.body.id } });
+    const row = await api.ctx.runtime.db.job.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(JSON.stringify(row)).not.toContain('job-secret-value');
   });
 
@@ -224,20 +221,20 @@ describe('jobs referencing variables and secrets', () => {
 
   it('checks a PATCHed request the same way', async () => {
     const job = (await postJob(cronJob({}))).body;
-    const unknown = await request(app).patch(`/v1/jobs/${job.id}`).set(auth).send({ request: { headers: { H: '{{when}}' } } });
+    const unknown = await request(api.app).patch(`/v1/jobs/${job.id}`).set(auth).send({ request: { headers: { H: '{{when}}' } } });
     expect(unknown.status).toBe(400);
     expect(paths(unknown)).toEqual(['request.headers.H']);
-    const missing = await request(app).patch(`/v1/jobs/${job.id}`).set(auth).send({ request: { body: 'k={{secret.GONE}}', method: 'POST' } });
+    const missing = await request(api.app).patch(`/v1/jobs/${job.id}`).set(auth).send({ request: { body: 'k={{secret.GONE}}', method: 'POST' } });
     expect(missing.status).toBe(400);
     expect(paths(missing)).toEqual(['request.body']);
-    const fine = await request(app).patch(`/v1/jobs/${job.id}`).set(auth).send({ request: { headers: { H: '{{secret.JOB_KEY}}' } } });
+    const fine = await request(api.app).patch(`/v1/jobs/${job.id}`).set(auth).send({ request: { headers: { H: '{{secret.JOB_KEY}}' } } });
     expect(fine.status).toBe(200);
   });
 
   // Needs job-schema.ts's url rule to validate placeholderSafeUrl(value) (the lead's change).
   it('accepts placeholders in the URL, host included, with private targets refused', async () => {
     await post({ name: 'HOST', value: 'api.example.com' });
-    const guarded = createApp({ ...ctx.runtime, config: { ...ctx.config, allowPrivateTargets: false } });
+    const guarded = createApp({ ...api.ctx.runtime, config: { ...api.ctx.config, allowPrivateTargets: false } });
     const res = await request(guarded).post('/v1/jobs').set(auth).send(cronJob({ url: 'https://{{secret.HOST}}/items/{{uuid}}?at={{ timestamp }}' }));
     expect(res.status).toBe(201);
     expect(res.body.request.url).toBe('https://{{secret.HOST}}/items/{{uuid}}?at={{ timestamp }}');
@@ -248,7 +245,7 @@ describe('jobs referencing variables and secrets', () => {
     ['a placeholder standing for the whole URL, scheme included', '{{secret.JOB_KEY}}', ''],
     ['a loopback host around a placeholder', 'http://localhost/{{uuid}}', 'publicly reachable'],
   ])('refuses a URL with %s at request.url', async (_what, url, message) => {
-    const guarded = createApp({ ...ctx.runtime, config: { ...ctx.config, allowPrivateTargets: false } });
+    const guarded = createApp({ ...api.ctx.runtime, config: { ...api.ctx.config, allowPrivateTargets: false } });
     const res = await request(guarded).post('/v1/jobs').set(auth).send(cronJob({ url }));
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual(expect.arrayContaining([{ path: 'request.url', message: expect.stringContaining(message) }]));

@@ -1,0 +1,22 @@
+import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { createApp } from '../src/app.js';
+
+export interface ApiApp {
+  ctx: TestContext;
+  app: ReturnType<typeof createApp>;
+}
+
+/**
+ * The API app of one test file, on a test context of its own (its own database and Redis prefix,
+ * `env` on top of the test configuration), created before the file's tests and closed after them.
+ * Read `ctx` and `app` inside hooks and tests, not at the top of the file, where they are not set yet.
+ */
+export function useApiApp(env: Record<string, string> = {}): ApiApp {
+  const api = {} as ApiApp;
+  beforeAll(async () => {
+    api.ctx = await createTestContext(env);
+    api.app = createApp(api.ctx.runtime);
+  });
+  afterAll(() => api.ctx?.close());
+  return api;
+}
