@@ -70,7 +70,7 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
     });
 
   let app = startService(port);
-  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 120_000, what: `the API (output: ${app.output()})` });
+  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 180_000, what: () => `the API (output: ${app.output()})` });
   expect(app.output()).toMatch(/database: embedded PostgreSQL on 127\.0\.0\.1:\d+, data in .*cronsvc-embedded-.*\/pg \(set DATABASE_URL/);
   expect(app.output()).toMatch(/queues: PostgreSQL, BullMQ's PostgreSQL backend/);
 
@@ -101,7 +101,7 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
   expect(app.output()).not.toMatch(/\berror\b/i);
 
   app = startService(port);
-  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 120_000, what: `the API after the restart (output: ${app.output()})` });
+  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 180_000, what: () => `the API after the restart (output: ${app.output()})` });
   // The workspace, its token, the jobs and the first execution are all still there.
   const jobs = (await (await api('/v1/jobs', token)).json()) as { data: { id: string; name: string }[] };
   expect(jobs.data.map((j) => j.name).sort()).toEqual(['later', 'once']);
@@ -135,4 +135,4 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
   expect(alive(postmaster)).toBe(false);
   expect(app.output()).toMatch(/embedded PostgreSQL stopped/);
   expect(app.output()).not.toMatch(/\berror\b/i);
-}, 300_000);
+}, 480_000);

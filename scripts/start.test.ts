@@ -21,7 +21,7 @@ it('creates the database, migrates, serves and executes, then stops every proces
   const base = `http://127.0.0.1:${port}`;
   const auth = { Authorization: 'Bearer csk_start_test_token', 'Content-Type': 'application/json' };
   try {
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 60_000, what: `the API (output: ${app.output()})` });
+    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 60_000, what: () => `the API (output: ${app.output()})` });
     const created = await fetch(`${base}/v1/jobs`, {
       method: 'POST',
       headers: auth,

@@ -70,7 +70,7 @@ it('runs once each one_time job the API answered 201 for, though the API is kill
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const api = ctx.spawnApp('api', { PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 30_000, what: `the API (output: ${api.output()})` });
+  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 30_000, what: () => `the API (output: ${api.output()})` });
   const { token } = await ctx.workspace('api-created');
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const answers = await Promise.all(
