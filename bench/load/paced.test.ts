@@ -33,9 +33,13 @@ it('sends at an even pace and measures the answers', async () => {
     expect(r.non2xx + r.errors + r.timeouts).toBe(0);
     expect(r.latency.p50).toBeGreaterThanOrEqual(20);
     expect(r.latency.p50).toBeLessThan(200);
-    // At 100 requests/s a 100 ms window holds about 10 arrivals; a burst would put many more in one.
+    // At 100 requests/s a 100 ms window holds about 10 arrivals, spread over the whole second; a
+    // generator that sends each second's quota at once puts all 100 in one window. A busy machine
+    // can stall this process's timers for a few hundred ms, and the requests that came due meanwhile
+    // then go together, so the bound leaves room for that and still tells the two apart.
     const busiest = Math.max(...s.arrivals.map((t) => s.arrivals.filter((u) => u >= t && u < t + 100).length));
-    expect(busiest).toBeLessThanOrEqual(14);
+    expect(busiest).toBeLessThanOrEqual(40);
+    expect(s.arrivals[s.arrivals.length - 1] - s.arrivals[0]).toBeGreaterThanOrEqual(800);
   } finally {
     await s.close();
   }
