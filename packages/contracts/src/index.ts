@@ -19,10 +19,10 @@ export {
 export { type Secret, type SecretInput, type SecretPatch, SECRET_NAME_PATTERN } from './secrets.js';
 export { type SigningKey } from './signing-keys.js';
 export {
-  type Channel, type ChannelInput, type ChannelPatch, type ChannelTestSuccess, type ChannelType, type Delivery, type DeliveryKind,
-  type DeliveryListQuery, type DeliveryStatus, type EventType, type JobRuleEvent, type MonitorRuleEvent, type Rule, type RuleEvent,
+  type Channel, type ChannelInput, type ChannelPatch, type ChannelTestFailure, type ChannelTestResult, type ChannelTestSuccess, type ChannelType, type Delivery, type DeliveryKind,
+  type DeliveryListQuery, type DeliveryStatus, type EventType, type JobRuleEvent, type PayloadEvent, type MonitorRuleEvent, type Rule, type RuleEvent,
   type RuleInput,
-  CHANNEL_TYPES, DELIVERY_KINDS, DELIVERY_STATUSES, EVENT_TYPES, JOB_RULE_EVENTS, MONITOR_RULE_EVENTS,
+  CHANNEL_TYPES, DELIVERY_KINDS, DELIVERY_STATUSES, EVENT_TYPES, JOB_RULE_EVENTS, MONITOR_RULE_EVENTS, PAYLOAD_EVENTS,
 } from './notifications.js';
 export { type Monitor, type MonitorInput, type MonitorListQuery, type MonitorPatch, type MonitorState, type PingResult, MONITOR_STATES } from './monitors.js';
 export { type DlqStats, type PurgeInput, type PurgeResult, type ReplayBatchInput, type ReplayBatchResult, REPLAY_BATCH_MAX } from './dlq.js';

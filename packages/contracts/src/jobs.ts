@@ -25,10 +25,12 @@ export type AssertionOp = (typeof ASSERTION_OPS)[number];
 export const DEFAULT_SUCCESS_STATUSES: readonly number[] = [200, 201, 202, 204];
 export const DEFAULT_RETRY_ON_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
 
-export interface RetryPolicy {
+// Types rather than interfaces where core stores the value in a JSON column: a type alias
+// is assignable to JSON's index signature, an interface is not.
+export type RetryPolicy = {
   max_attempts: number;
   retry_on_statuses: number[];
-}
+};
 
 export interface ResponseMatcher {
   success_pattern?: string;
