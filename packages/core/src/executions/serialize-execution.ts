@@ -1,3 +1,4 @@
+import type { Attempt, AttemptStatus, Execution, ExecutionSource, ExecutionStatus, StepExecution, WaitingReason } from '@cronsvc/contracts';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
 
 export type StepExecutionRow = Prisma.StepExecutionGetPayload<{ include: { attempts: true } }>;
@@ -7,10 +8,10 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type AttemptView = Omit<AttemptRow, 'bodyPreview'> & { bodyPreview?: string | null };
 
 /** bodyPreview only when loaded: list items leave it out (see listExecutions). */
-export function serializeAttempt(a: AttemptView): Record<string, unknown> {
+export function serializeAttempt(a: AttemptView): Attempt {
   return {
     number: a.number,
-    status: a.status,
+    status: a.status as AttemptStatus,
     statusCode: a.statusCode,
     latencyMs: a.latencyMs,
     ...('bodyPreview' in a ? { bodyPreview: a.bodyPreview } : {}),
@@ -25,7 +26,7 @@ export function serializeAttempt(a: AttemptView): Record<string, unknown> {
 }
 
 /** One step of a step-driven execution as the API shows it under `step_executions`. */
-export function serializeStepExecution(s: StepExecutionRow): Record<string, unknown> {
+export function serializeStepExecution(s: StepExecutionRow): StepExecution {
   return {
     id: s.id,
     step_id: s.stepId,
@@ -49,13 +50,13 @@ export function serializeStepExecution(s: StepExecutionRow): Record<string, unkn
 }
 
 /** The execution as the API shows it (SPEC 2.5, DECISIONS D6); attempts and step executions only when loaded. */
-export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[]; stepExecutions?: StepExecutionRow[] }): Record<string, unknown> {
+export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[]; stepExecutions?: StepExecutionRow[] }): Execution {
   return {
     id: e.id,
     job_id: e.jobId,
     job_name: e.jobName,
-    status: e.status,
-    source: e.source,
+    status: e.status as ExecutionStatus,
+    source: e.source as ExecutionSource,
     scheduled_for: iso(e.scheduledFor),
     attempt_count: e.attemptCount,
     ...(e.attempts ? { attempts: e.attempts.map(serializeAttempt) } : {}),
@@ -65,7 +66,7 @@ export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[];
     final_output: e.finalOutput,
     error_class: e.errorClass,
     error_message: e.errorMessage,
-    waiting_reason: e.waitingReason,
+    waiting_reason: e.waitingReason as WaitingReason | null,
     waiting_payload: e.waitingPayload,
     waiting_expires_at: iso(e.waitingExpiresAt),
     dead_lettered_at: iso(e.deadLetteredAt),
