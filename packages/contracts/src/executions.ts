@@ -119,3 +119,6 @@ export interface ExecutionListQuery extends PageQuery {
   sort?: ExecutionSort;
   order?: 'asc' | 'desc';
 }
+
+/** GET /v1/dlq takes the filters of GET /v1/executions. */
+export type DlqListQuery = ExecutionListQuery;

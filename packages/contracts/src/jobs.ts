@@ -160,6 +160,15 @@ export interface JobListQuery extends PageQuery {
   name?: string;
 }
 
+/** Body of POST /v1/jobs/import: a crontab of up to 1000 lines; default_url for lines without one. */
+export interface ImportInput {
+  crontab: string;
+  default_url?: string;
+}
+
+/** Lines per import, comments and blank lines included: one request stays well inside a request timeout. */
+export const MAX_CRONTAB_LINES = 1000;
+
 /** One line of a crontab import that could not become a job (`line` is 1-based). */
 export interface ImportError {
   line: number;
@@ -175,3 +184,9 @@ export interface ImportResult {
 
 /** GET and PATCH /v1/jobs/:id/context: the bare map. */
 export type JobContext = Record<string, string>;
+
+/** Body of PATCH /v1/jobs/:id/context: a key set to null is deleted. */
+export type JobContextPatch = Record<string, string | null>;
+
+/** The request header that makes POST /v1/jobs idempotent: 1 to 255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
