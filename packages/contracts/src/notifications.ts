@@ -101,8 +101,8 @@ export interface Delivery {
   /** Only while pending: when the next attempt is planned. */
   next_attempt_at: string | null;
   sent_at: string | null;
-  created_at: string | null;
-  updated_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Delivery list filters. */

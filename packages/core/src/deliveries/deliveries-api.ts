@@ -26,8 +26,8 @@ export function serializeDelivery(d: Delivery): DeliveryView {
     // While it is being sent, next_attempt_at holds the sender's lease, not a planned attempt.
     next_attempt_at: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
     sent_at: iso(d.sentAt),
-    created_at: iso(d.createdAt),
-    updated_at: iso(d.updatedAt),
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
   };
 }
 

@@ -47,7 +47,7 @@ export function serializeMonitor(monitor: MonitorRow, publicBaseUrl: string): Mo
     last_ping_at: iso(monitor.lastPingAt),
     next_due_at: iso(monitor.nextDueAt),
     ping_url: pingUrl(publicBaseUrl, monitor.pingToken),
-    created_at: iso(monitor.createdAt),
-    updated_at: iso(monitor.updatedAt),
+    created_at: monitor.createdAt.toISOString(),
+    updated_at: monitor.updatedAt.toISOString(),
   };
 }
