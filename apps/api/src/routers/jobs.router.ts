@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_HEADER } from '@cronsvc/contracts';
+import { IDEMPOTENCY_KEY_HEADER, type ImportResult } from '@cronsvc/contracts';
 import { Router } from 'express';
 import {
   AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, listExecutions, listJobs, patchJobContext, pauseJob, resumeJob, runNow,
@@ -26,7 +26,7 @@ export function jobsRouter(deps: ApiDeps): Router {
   router.post('/import', async (req, res) => {
     const { created, errors } = await importCrontab(deps, ws(res), req.body);
     // 201 even when no line was good: the answer's shape stays the same and `errors` says why.
-    res.status(201).json({ created: created.map(show), errors });
+    res.status(201).json({ created: created.map(show), errors } satisfies ImportResult);
   });
   router.get('/', async (req, res) => {
     const page = await listJobs(deps, ws(res), req.query);
