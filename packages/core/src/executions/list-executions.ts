@@ -1,4 +1,4 @@
-import { EXECUTION_SORTS, EXECUTION_STATUSES } from '@cronsvc/contracts';
+import { EXECUTION_SORTS, EXECUTION_STATUSES, type ExecutionSort, type ExecutionStatus } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -20,11 +20,11 @@ const querySchema = Joi.object({
 });
 
 interface ExecutionQuery {
-  status?: string;
+  status?: ExecutionStatus;
   from?: Date;
   to?: Date;
   job_name?: string;
-  sort: 'scheduled_for' | 'created_at';
+  sort: ExecutionSort;
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
