@@ -21,7 +21,7 @@ export type TransportErrorClass = (typeof TRANSPORT_ERROR_CLASSES)[number];
 /** A status outside success_statuses: HTTP_4XX, HTTP_5XX (1XX..3XX when not listed as success). */
 export type HttpErrorClass = `HTTP_${1 | 2 | 3 | 4 | 5}XX`;
 
-/** Error classes of attempts and executions besides HTTP_nXX (README, Executions). */
+/** Error classes of attempts and executions besides HTTP_nXX: transport failures, then checks and step-driven runs. */
 export const ERROR_CLASSES = [
   ...TRANSPORT_ERROR_CLASSES,
   'RESPONSE_MISMATCH',

@@ -132,7 +132,7 @@ export interface Job {
 
 type DeepPartial<T> = T extends readonly (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
-/** Body of POST /v1/jobs: defaults fill what is left out (see the README, Jobs). */
+/** Body of POST /v1/jobs: the service's defaults fill what is left out. */
 export interface JobInput {
   name: string;
   kind: JobKind;
