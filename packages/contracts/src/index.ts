@@ -6,7 +6,7 @@ export {
   type ApprovalStep, type Assertion, type AssertionOp, type HttpMethod, type HttpStep, type ImportError, type ImportInput, type ImportResult,
   type Job, type JobContext, type JobContextPatch, type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState,
   type NotificationOverride, type RequestKind, type RequestSpec, type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule,
-  type Step, type StepKind, type StepType, type WaitStep,
+  type Step, type StepInput, type StepKind, type StepType, type WaitStep,
   ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, IDEMPOTENCY_KEY_HEADER, JOB_KINDS, JOB_STATES, MAX_CRONTAB_LINES,
   NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';

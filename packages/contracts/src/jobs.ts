@@ -105,6 +105,12 @@ export interface ApprovalStep extends StepBase {
 }
 export type Step = HttpStep | WaitStep | ApprovalStep;
 
+/** A step in a request body: what the service has a default for (method, headers, timeouts, statuses, on_timeout) may be left out. */
+export type StepInput =
+  | (Partial<HttpStep> & Pick<HttpStep, 'id' | 'type' | 'url'>)
+  | (Partial<WaitStep> & Pick<WaitStep, 'id' | 'type'>)
+  | (Partial<ApprovalStep> & Pick<ApprovalStep, 'id' | 'type' | 'message'>);
+
 /** A job as the API shows it: fields that do not apply to its kind are left out. */
 export interface Job {
   id: string;
@@ -139,7 +145,7 @@ export interface JobInput {
   state?: JobState;
   schedule?: Schedule;
   request?: Partial<RequestSpec> & { url: string };
-  steps?: DeepPartial<Step>[];
+  steps?: StepInput[];
   retry_policy?: Partial<RetryPolicy>;
   max_concurrent_executions?: number;
   max_workflow_duration_seconds?: number;
