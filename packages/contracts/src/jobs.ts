@@ -1,0 +1,198 @@
+import type { PageQuery } from './lists.js';
+
+/** Job kinds: the first four send one request per run, the last two run steps. */
+export const JOB_KINDS = ['recurring', 'cron', 'scheduled', 'one_time', 'workflow', 'webhook_trigger'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const REQUEST_KINDS = ['recurring', 'cron', 'scheduled', 'one_time'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+export const STEP_KINDS = ['workflow', 'webhook_trigger'] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+export const JOB_STATES = ['active', 'paused', 'draft', 'completed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const NOTIFICATION_OVERRIDES = ['inherit', 'mute_all'] as const;
+export type NotificationOverride = (typeof NOTIFICATION_OVERRIDES)[number];
+
+export const ASSERTION_OPS = ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists', 'gt', 'gte', 'lt', 'lte', 'matches', 'in'] as const;
+export type AssertionOp = (typeof ASSERTION_OPS)[number];
+
+export const DEFAULT_SUCCESS_STATUSES: readonly number[] = [200, 201, 202, 204];
+export const DEFAULT_RETRY_ON_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
+
+// Types rather than interfaces where core stores the value in a JSON column: a type alias
+// is assignable to JSON's index signature, an interface is not.
+export type RetryPolicy = {
+  max_attempts: number;
+  retry_on_statuses: number[];
+};
+
+export interface ResponseMatcher {
+  success_pattern?: string;
+  failure_pattern?: string;
+  flags?: string;
+}
+
+/** `path` for json assertions, `name` for headers assertions. */
+export interface Assertion {
+  op: AssertionOp;
+  value?: unknown;
+  path?: string;
+  name?: string;
+}
+
+export interface ResponseAssertions {
+  status?: Assertion[];
+  json?: Assertion[];
+  text?: Assertion[];
+  headers?: Assertion[];
+}
+
+/** The request of a request job, as stored and shown (defaults filled in). */
+export interface RequestSpec {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  body: unknown;
+  timeout_seconds: number;
+  success_statuses: number[];
+  response_matcher?: ResponseMatcher;
+  response_assertions?: ResponseAssertions;
+  response_output_template?: unknown;
+}
+
+/** One schedule field per kind: every_n_minutes (recurring), cron (cron, workflow), run_at (scheduled). */
+export interface Schedule {
+  every_n_minutes?: number;
+  cron?: string;
+  run_at?: string;
+}
+
+export const STEP_TYPES = ['http', 'wait_for_webhook', 'approval'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+interface StepBase {
+  id: string;
+  extract?: Record<string, string>;
+  extract_to_context?: Record<string, string>;
+}
+export interface HttpStep extends StepBase {
+  type: 'http';
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body_template?: unknown;
+  timeout_seconds: number;
+  success_statuses: number[];
+  response_matcher?: ResponseMatcher;
+  response_assertions?: ResponseAssertions;
+}
+export interface WaitStep extends StepBase {
+  type: 'wait_for_webhook';
+  timeout_seconds?: number;
+  on_timeout: 'fail' | 'continue';
+}
+export interface ApprovalStep extends StepBase {
+  type: 'approval';
+  message: string;
+  timeout_seconds?: number;
+  on_timeout: 'reject' | 'approve';
+}
+export type Step = HttpStep | WaitStep | ApprovalStep;
+
+/** A step in a request body: what the service has a default for (method, headers, timeouts, statuses, on_timeout) may be left out. */
+export type StepInput =
+  | (Partial<HttpStep> & Pick<HttpStep, 'id' | 'type' | 'url'>)
+  | (Partial<WaitStep> & Pick<WaitStep, 'id' | 'type'>)
+  | (Partial<ApprovalStep> & Pick<ApprovalStep, 'id' | 'type' | 'message'>);
+
+/** A job as the API shows it: fields that do not apply to its kind are left out. */
+export interface Job {
+  id: string;
+  name: string;
+  kind: JobKind;
+  state: JobState;
+  schedule?: Schedule;
+  request?: RequestSpec;
+  steps?: Step[];
+  retry_policy: RetryPolicy;
+  next_run_at: string | null;
+  max_concurrent_executions: number;
+  max_workflow_duration_seconds?: number;
+  /** webhook_trigger jobs only. */
+  webhook_token?: string | null;
+  trigger_url?: string | null;
+  webhook_secret_configured?: boolean;
+  on_success_url: string | null;
+  on_failure_url: string | null;
+  notification_override: NotificationOverride;
+  idempotency_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type DeepPartial<T> = T extends readonly (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+/** Body of POST /v1/jobs: the service's defaults fill what is left out. */
+export interface JobInput {
+  name: string;
+  kind: JobKind;
+  state?: JobState;
+  schedule?: Schedule;
+  request?: Partial<RequestSpec> & { url: string };
+  steps?: StepInput[];
+  retry_policy?: Partial<RetryPolicy>;
+  max_concurrent_executions?: number;
+  max_workflow_duration_seconds?: number;
+  on_success_url?: string | null;
+  on_failure_url?: string | null;
+  notification_override?: NotificationOverride;
+  /** webhook_trigger jobs only; write-only. */
+  webhook_secret?: string | null;
+}
+
+/** Body of PATCH /v1/jobs/:id: at least one field; objects (request, schedule, retry_policy) merge into the stored ones. */
+export type JobPatch = DeepPartial<JobInput>;
+
+/** GET /v1/jobs filters. */
+export interface JobListQuery extends PageQuery {
+  state?: JobState;
+  kind?: JobKind;
+  name?: string;
+}
+
+/** Body of POST /v1/jobs/import: a crontab of up to 1000 lines; default_url for lines without one. */
+export interface ImportInput {
+  crontab: string;
+  default_url?: string;
+}
+
+/** Lines per import, comments and blank lines included: one request stays well inside a request timeout. */
+export const MAX_CRONTAB_LINES = 1000;
+
+/** One line of a crontab import that could not become a job (`line` is 1-based). */
+export interface ImportError {
+  line: number;
+  text: string;
+  message: string;
+}
+
+/** POST /v1/jobs/import answer. */
+export interface ImportResult {
+  created: Job[];
+  errors: ImportError[];
+}
+
+/** GET and PATCH /v1/jobs/:id/context: the bare map. */
+export type JobContext = Record<string, string>;
+
+/** Body of PATCH /v1/jobs/:id/context: a key set to null is deleted. */
+export type JobContextPatch = Record<string, string | null>;
+
+/** The request header that makes POST /v1/jobs idempotent: 1 to 255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
