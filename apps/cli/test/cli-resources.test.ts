@@ -1,5 +1,4 @@
 import type { Channel, Delivery, ListEnvelope, Monitor, Rule, Secret, SigningKey } from '@cronsvc/contracts';
-import { waitFor } from '@cronsvc/core/testing';
 import { useCliApi } from './cli-harness.js';
 
 const api = useCliApi({ env: { PUBLIC_BASE_URL: 'https://cron.example.com' } });
