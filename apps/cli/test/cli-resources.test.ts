@@ -78,7 +78,7 @@ describe('cronsvc channels, rules and deliveries', () => {
 
     const invalid = await api.cli(['channels', 'create', '--name', 'x', '--type', 'email', '--config', '{"email": "not an address"}']);
     expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toMatch(/^error: validation_failed: [^\n]*\n {2}config\.email: /);
+    expect(invalid.stderr).toMatch(/^error: validation_failed: config\.email: .* \(HTTP 400\)\n$/);
     expect(await api.cli(['channels', 'create', '--name', 'x', '--type', 'email', '--config', '{nope'])).toMatchObject({ code: 2, stderr: 'error: --config must be JSON\n' });
 
     expect(await api.cli(['channels', 'delete', channel.id])).toMatchObject({ code: 0 });
