@@ -1,3 +1,4 @@
+import type { Health } from '@cronsvc/contracts';
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { createHttpClient, createMailer, MAX_REQUEST_JSON_DEPTH, SEND_TIMEOUT_MS, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
@@ -54,7 +55,7 @@ export function createApp(deps: ApiDeps): Express {
   );
 
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Health);
   });
   app.use('/admin/v1', adminRouter(deps));
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));

@@ -1,3 +1,4 @@
+import type { StepType } from './jobs.js';
 import type { PageQuery } from './lists.js';
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed'] as const;
@@ -20,7 +21,7 @@ export type TransportErrorClass = (typeof TRANSPORT_ERROR_CLASSES)[number];
 /** A status outside success_statuses: HTTP_4XX, HTTP_5XX (1XX..3XX when not listed as success). */
 export type HttpErrorClass = `HTTP_${1 | 2 | 3 | 4 | 5}XX`;
 
-/** Error classes of attempts and executions besides HTTP_nXX (README, Executions). */
+/** Error classes of attempts and executions besides HTTP_nXX: transport failures, then checks and step-driven runs. */
 export const ERROR_CLASSES = [
   ...TRANSPORT_ERROR_CLASSES,
   'RESPONSE_MISMATCH',
@@ -47,12 +48,12 @@ export interface Attempt {
   statusCode: number | null;
   latencyMs: number;
   bodyPreview?: string | null;
-  responseHeaders: unknown;
-  errorClass: string | null;
+  responseHeaders: Record<string, string> | null;
+  errorClass: ErrorClass | null;
   errorMessage: string | null;
-  startedAt: string | null;
-  created_at: string | null;
-  updated_at: string | null;
+  startedAt: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** One step of a step-driven execution; the wait fields only for wait_for_webhook and approval steps. */
@@ -60,23 +61,23 @@ export interface StepExecution {
   id: string;
   step_id: string;
   step_index: number;
-  type: string;
-  status: string;
+  type: StepType;
+  status: StepExecutionStatus;
   attempt_count: number;
   attempts: Attempt[];
-  started_at: string | null;
+  started_at: string;
   finished_at: string | null;
   output: unknown;
   extracted: unknown;
-  error_class: string | null;
+  error_class: ErrorClass | null;
   error_message: string | null;
   waiting_payload?: unknown;
   expires_at?: string | null;
-  decision?: string | null;
+  decision?: StepDecision | null;
   decided_at?: string | null;
   input?: unknown;
-  created_at: string | null;
-  updated_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** An execution; `attempts` and `step_executions` only where they are loaded (a single execution). */
@@ -86,22 +87,22 @@ export interface Execution {
   job_name: string;
   status: ExecutionStatus;
   source: ExecutionSource;
-  scheduled_for: string | null;
+  scheduled_for: string;
   attempt_count: number;
   attempts?: Attempt[];
   step_executions?: StepExecution[];
   trigger_input: unknown;
   final_response: unknown;
   final_output: unknown;
-  error_class: string | null;
+  error_class: ErrorClass | null;
   error_message: string | null;
   waiting_reason: WaitingReason | null;
   waiting_payload: unknown;
   waiting_expires_at: string | null;
   dead_lettered_at: string | null;
   replay_of_id: string | null;
-  created_at: string | null;
-  updated_at: string | null;
+  created_at: string;
+  updated_at: string;
   started_at: string | null;
   finished_at: string | null;
   duration_ms: number | null;
@@ -119,3 +120,6 @@ export interface ExecutionListQuery extends PageQuery {
   sort?: ExecutionSort;
   order?: 'asc' | 'desc';
 }
+
+/** GET /v1/dlq takes the filters of GET /v1/executions. */
+export type DlqListQuery = ExecutionListQuery;

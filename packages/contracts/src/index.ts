@@ -1,31 +1,33 @@
-// The API's wire shapes (README, Architecture): types and constants only, no side effects, so
+// The API's wire shapes (docs/adr/011-contracts-package-and-core-boundaries.md): types and constants only, no side effects, so
 // the CLI and tests can import them without loading Prisma, BullMQ or the server.
 export { type ErrorCode, type ErrorDetail, type ErrorEnvelope, ERROR_CODES, ERROR_STATUS } from './errors.js';
 export { type ListEnvelope, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './lists.js';
 export {
-  type ApprovalStep, type Assertion, type AssertionOp, type HttpMethod, type HttpStep, type ImportError, type ImportResult, type Job, type JobContext,
-  type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState, type NotificationOverride, type RequestKind, type RequestSpec,
-  type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule, type Step, type StepKind, type StepType, type WaitStep,
-  ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, JOB_KINDS, JOB_STATES, NOTIFICATION_OVERRIDES, REQUEST_KINDS,
-  STEP_KINDS, STEP_TYPES,
+  type ApprovalStep, type Assertion, type AssertionOp, type HttpMethod, type HttpStep, type ImportError, type ImportInput, type ImportResult,
+  type Job, type JobContext, type JobContextPatch, type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState,
+  type NotificationOverride, type RequestKind, type RequestSpec, type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule,
+  type Step, type StepKind, type StepType, type WaitStep,
+  ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, IDEMPOTENCY_KEY_HEADER, JOB_KINDS, JOB_STATES, MAX_CRONTAB_LINES,
+  NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';
 export {
-  type Attempt, type AttemptStatus, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort, type ExecutionSource,
-  type ExecutionStatus, type HttpErrorClass, type StepDecision, type StepExecution, type StepExecutionStatus, type TransportErrorClass,
-  type WaitingReason,
+  type Attempt, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
+  type ExecutionSource, type ExecutionStatus, type HttpErrorClass, type StepDecision, type StepExecution, type StepExecutionStatus,
+  type TransportErrorClass, type WaitingReason,
   ATTEMPT_STATUSES, ERROR_CLASSES, EXECUTION_SORTS, EXECUTION_SOURCES, EXECUTION_STATUSES, STEP_DECISIONS, STEP_EXECUTION_STATUSES,
   TRANSPORT_ERROR_CLASSES, WAITING_REASONS,
 } from './executions.js';
 export { type Secret, type SecretInput, type SecretPatch, SECRET_NAME_PATTERN } from './secrets.js';
 export { type SigningKey } from './signing-keys.js';
 export {
-  type Channel, type ChannelInput, type ChannelPatch, type ChannelTestSuccess, type ChannelType, type Delivery, type DeliveryKind,
-  type DeliveryListQuery, type DeliveryStatus, type EventType, type JobRuleEvent, type MonitorRuleEvent, type Rule, type RuleEvent,
-  type RuleInput,
-  CHANNEL_TYPES, DELIVERY_KINDS, DELIVERY_STATUSES, EVENT_TYPES, JOB_RULE_EVENTS, MONITOR_RULE_EVENTS,
+  type Channel, type ChannelInput, type ChannelPatch, type ChannelTestFailure, type ChannelTestResult, type ChannelTestSuccess, type ChannelType,
+  type Delivery, type DeliveryKind, type DeliveryListQuery, type DeliveryStatus, type EventType, type JobRuleEvent, type MonitorRuleEvent,
+  type PayloadEvent, type Rule, type RuleEvent, type RuleInput,
+  CHANNEL_TYPES, DELIVERY_KINDS, DELIVERY_STATUSES, EVENT_TYPES, JOB_RULE_EVENTS, MONITOR_RULE_EVENTS, PAYLOAD_EVENTS,
 } from './notifications.js';
 export { type Monitor, type MonitorInput, type MonitorListQuery, type MonitorPatch, type MonitorState, type PingResult, MONITOR_STATES } from './monitors.js';
 export { type DlqStats, type PurgeInput, type PurgeResult, type ReplayBatchInput, type ReplayBatchResult, REPLAY_BATCH_MAX } from './dlq.js';
 export {
   type Approval, type ApprovalDecision, type ApprovalDecisionResult, type ApprovalStatus, type ResumeResult, type TriggerResult, APPROVAL_STATUSES,
 } from './workflows.js';
+export { type ApiTokenCreated, type Health, type WorkspaceCreated, type WorkspaceInput } from './workspaces.js';

@@ -25,10 +25,12 @@ export type AssertionOp = (typeof ASSERTION_OPS)[number];
 export const DEFAULT_SUCCESS_STATUSES: readonly number[] = [200, 201, 202, 204];
 export const DEFAULT_RETRY_ON_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
 
-export interface RetryPolicy {
+// Types rather than interfaces where core stores the value in a JSON column: a type alias
+// is assignable to JSON's index signature, an interface is not.
+export type RetryPolicy = {
   max_attempts: number;
   retry_on_statuses: number[];
-}
+};
 
 export interface ResponseMatcher {
   success_pattern?: string;
@@ -130,7 +132,7 @@ export interface Job {
 
 type DeepPartial<T> = T extends readonly (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
-/** Body of POST /v1/jobs: defaults fill what is left out (see the README, Jobs). */
+/** Body of POST /v1/jobs: the service's defaults fill what is left out. */
 export interface JobInput {
   name: string;
   kind: JobKind;
@@ -158,6 +160,15 @@ export interface JobListQuery extends PageQuery {
   name?: string;
 }
 
+/** Body of POST /v1/jobs/import: a crontab of up to 1000 lines; default_url for lines without one. */
+export interface ImportInput {
+  crontab: string;
+  default_url?: string;
+}
+
+/** Lines per import, comments and blank lines included: one request stays well inside a request timeout. */
+export const MAX_CRONTAB_LINES = 1000;
+
 /** One line of a crontab import that could not become a job (`line` is 1-based). */
 export interface ImportError {
   line: number;
@@ -173,3 +184,9 @@ export interface ImportResult {
 
 /** GET and PATCH /v1/jobs/:id/context: the bare map. */
 export type JobContext = Record<string, string>;
+
+/** Body of PATCH /v1/jobs/:id/context: a key set to null is deleted. */
+export type JobContextPatch = Record<string, string | null>;
+
+/** The request header that makes POST /v1/jobs idempotent: 1 to 255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

@@ -1,4 +1,4 @@
-/** Every list endpoint answers with this envelope (README, Pagination): limit 1..100, default 50. */
+/** Every list endpoint answers with this envelope: limit 1..100, default 50. */
 export interface ListEnvelope<T> {
   data: T[];
   total: number;

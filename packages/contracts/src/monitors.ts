@@ -13,8 +13,8 @@ export interface Monitor {
   last_ping_at: string | null;
   next_due_at: string | null;
   ping_url: string;
-  created_at: string | null;
-  updated_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Body of POST /v1/monitors. */

@@ -3,9 +3,13 @@ import type { PageQuery } from './lists.js';
 export const CHANNEL_TYPES = ['webhook', 'email', 'chat_a', 'chat_b', 'chat_c'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-/** The `event` of a notification payload. */
+/** The state changes a notification may be about (the notification outbox's event types). */
 export const EVENT_TYPES = ['execution.succeeded', 'execution.failed', 'approval.required', 'monitor.down', 'monitor.recovered'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The `event` a delivered payload carries: an on_completion rule reports either outcome as execution.completed. */
+export const PAYLOAD_EVENTS = ['execution.succeeded', 'execution.failed', 'execution.completed', 'approval.required', 'monitor.down', 'monitor.recovered'] as const;
+export type PayloadEvent = (typeof PAYLOAD_EVENTS)[number];
 
 /** Events a job's rule may subscribe a channel to. */
 export const JOB_RULE_EVENTS = ['on_success', 'on_failure', 'on_completion', 'on_approval_required'] as const;
@@ -52,6 +56,16 @@ export interface ChannelTestSuccess {
   provider: ChannelType;
 }
 
+/** The test answer when it was not: still HTTP 200; http_status is the receiver's (0 when none answered). */
+export interface ChannelTestFailure {
+  ok: false;
+  error: { code: 'notification_test_failed'; message: string };
+  http_status: number;
+  permanent: boolean;
+}
+
+export type ChannelTestResult = ChannelTestSuccess | ChannelTestFailure;
+
 /** A rule subscribes a channel to one event of one job or one monitor. */
 export interface Rule {
   id: string;
@@ -75,7 +89,8 @@ export interface Delivery {
   kind: DeliveryKind;
   channel_id: string | null;
   rule_id: string | null;
-  event: string;
+  /** The rule's event; a callback's is on_success or on_failure. */
+  event: RuleEvent;
   execution_id: string | null;
   monitor_id: string | null;
   url: string | null;
@@ -86,8 +101,8 @@ export interface Delivery {
   /** Only while pending: when the next attempt is planned. */
   next_attempt_at: string | null;
   sent_at: string | null;
-  created_at: string | null;
-  updated_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Delivery list filters. */

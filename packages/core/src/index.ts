@@ -1,119 +1,50 @@
-export * from './config/config.js';
-export * from './errors/app-error.js';
-export * from './errors/unavailable.js';
-export * from './logging/logger.js';
-export * from './ids/ids.js';
-export * from './db/client.js';
-export * from './db/migrate.js';
-export * from './runtime/deps.js';
-export * from './runtime/redis.js';
-export * from './queues/catalog.js';
-export * from './queues/queues.js';
-export * from './queues/queue-connection.js';
-export * from './queues/workers.js';
-export * from './validation/validate.js';
-export * from './validation/json-depth.js';
-export * from './lists/paging.js';
-export * from './schedules/cron.js';
-export * from './schedules/recurring.js';
-export * from './schedules/next-run.js';
-export * from './schedules/fire-due-jobs.js';
-export * from './jobs/job-schema.js';
-export * from './jobs/create-job.js';
-export * from './jobs/job-quota.js';
-export * from './jobs/update-job.js';
-export * from './jobs/job-lifecycle.js';
-export * from './jobs/job-store.js';
-export * from './jobs/list-jobs.js';
-export * from './jobs/serialize-job.js';
-export * from './executions/create-executions.js';
-export * from './executions/list-executions.js';
-export * from './executions/count-executions.js';
-export * from './executions/run-now.js';
-export * from './executions/serialize-execution.js';
-export * from './executions/run-attempt.js';
-export * from './executions/reconcile-queue.js';
-export * from './executions/decide-attempt.js';
-export * from './executions/build-request.js';
-export * from './http/http-client.js';
-export * from './http/target-guard.js';
-export * from './http/request-headers.js';
-export * from './workspaces/workspaces.js';
-export * from './workspaces/token-workspace.js';
-export * from './workspaces/rate-limit.js';
-export * from './runtime/bootstrap.js';
-export * from './runtime/run-service.js';
-export * from './runtime/resolve-stores.js';
-export * from './runtime/local-host.js';
-export * from './db/embedded-postgres.js';
-export * from './signatures/sign.js';
-export * from './signatures/signing-key-format.js';
-export * from './signatures/signing-keys.js';
-export * from './templates/template.js';
-export * from './secrets/serialize-secret.js';
-export * from './secrets/secret-value.js';
-export * from './secrets/create-secret.js';
-export * from './secrets/secret-store.js';
-export * from './secrets/update-secret.js';
-export * from './secrets/delete-secret.js';
-export * from './secrets/resolve-secrets.js';
-export * from './secrets/mask-secrets.js';
-export * from './jobs/check-job-references.js';
-export * from './executions/prepare-request.js';
-export * from './secrets/crypto.js';
-export * from './executions/claim-attempt.js';
-export * from './executions/response-matcher.js';
-export * from './executions/response-assertions.js';
-export * from './executions/output-template.js';
-export * from './executions/json-path.js';
-export * from './deliveries/execution-event.js';
-export * from './deliveries/delivery-policy.js';
-export * from './deliveries/callback-sender.js';
-export * from './deliveries/send-delivery.js';
-export * from './deliveries/reconcile-deliveries.js';
-export * from './deliveries/deliveries-api.js';
-export * from './executions/park-execution.js';
-export * from './executions/resume-execution.js';
-export * from './jobs/import-crontab.js';
-export * from './executions/prune-executions.js';
-export * from './executions/record-attempt.js';
-export * from './dlq/list-dlq.js';
-export * from './dlq/dlq-stats.js';
-export * from './dlq/replay-execution.js';
-export * from './dlq/replay-batch.js';
-export * from './dlq/remove-from-dlq.js';
-export * from './dlq/purge-dlq.js';
-export * from './notifications/notification-events.js';
-export * from './notifications/notification-message.js';
-export * from './notifications/insert-event.js';
-export * from './notifications/fan-out.js';
-export * from './notifications/relay-events.js';
-export * from './notifications/adapters/index.js';
-export * from './notifications/adapters/escape.js';
-export * from './notifications/adapters/webhook.js';
-export * from './notifications/summarize-message.js';
-export * from './notifications/mailer.js';
-export * from './notifications/channel-credentials.js';
-export * from './notifications/channel-store.js';
-export * from './notifications/save-channel.js';
-export * from './notifications/test-channel.js';
-export * from './notifications/rules.js';
-export * from './monitors/monitor-store.js';
-export * from './monitors/save-monitor.js';
-export * from './monitors/monitor-lifecycle.js';
-export * from './monitors/record-ping.js';
-export * from './monitors/sweep-monitors.js';
-export * from './monitors/prune-monitor-deliveries.js';
-export * from './workflows/step-schema.js';
-export * from './workflows/step-kinds.js';
-export * from './workflows/inbound-request.js';
-export * from './workflows/job-context.js';
-export * from './workflows/webhook-credentials.js';
-export * from './workflows/public-urls.js';
-export * from './workflows/receive-trigger.js';
-export * from './workflows/resume-wait.js';
-export * from './workflows/decide-approval.js';
-export * from './workflows/get-approval.js';
-export * from './workflows/expire-waits.js';
-export * from './workflows/approval-required.js';
-export * from './templates/step-template.js';
+// The entry point of @cronsvc/core: what the apps, bench/, scripts/ and tests may use, domain by
+// domain. Each domain's index.ts names its public part; everything else in a domain is internal.
+// The API's wire shapes (types, kinds, statuses, error codes) are in @cronsvc/contracts.
+
+export { loadConfig, type QueueBackendName } from './config/index.js';
+export { type Db, type EmbeddedPostgres, type JobRow, Prisma, type SqlPool, startEmbeddedPostgres } from './db/index.js';
+export {
+  listDeliveries, reconcileDeliveries, retryDelivery, SEND_TIMEOUT_MS, sendDelivery, serializeDelivery
+} from './deliveries/index.js';
+export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
+export { AppError, isUnavailable } from './errors/index.js';
+export {
+  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, parkExecution, pruneExecutions, reconcileQueue, resumeExecution,
+  retentionCutoff, runAttempt, runNow, type RunOutcome, serializeExecution
+} from './executions/index.js';
+export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
+export { newId } from './ids/index.js';
+export {
+  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, updateJob
+} from './jobs/index.js';
+export { createLogger, type Logger } from './logging/index.js';
+export {
+  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pruneMonitorDeliveries, recordPing, resumeMonitor,
+  serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
+} from './monitors/index.js';
+export {
+  createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannels, listRules,
+  type Mailer, relayEvents, type RuleOwner, serializeChannel, serializeRule, testChannel, updateChannel
+} from './notifications/index.js';
+export {
+  catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,
+  openQueue, type QueueConnection, type Queues
+} from './queues/index.js';
+export {
+  type Clock, createRuntime, type Deps, freePort, processAlive, runService, type Runtime, serviceLogger, startUp, storesEnv,
+  SUPERVISED_ENV
+} from './runtime/index.js';
+export { fireDueJobs } from './schedules/index.js';
+export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';
+export {
+  generateSigningKey, getSigningKey, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes
+} from './signatures/index.js';
+export { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, validate } from './validation/index.js';
+export {
+  decideApproval, expireWaits, getApproval, getJobContext, parseInboundBody, patchJobContext, receiveTrigger, resumeByToken
+} from './workflows/index.js';
+export {
+  createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, hashToken, type RateLimitStore, revokeApiToken,
+  secretsEqual, workspaceForToken
+} from './workspaces/index.js';

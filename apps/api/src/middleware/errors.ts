@@ -1,10 +1,11 @@
+import type { ErrorCode, ErrorDetail, ErrorEnvelope } from '@cronsvc/contracts';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, isUnavailable, MAX_REQUEST_JSON_DEPTH, type Logger } from '@cronsvc/core';
 
 /** Thrown by the JSON parser's verify step; a plain Error, since body-parser rewrites its status. */
 export class JsonTooDeep extends Error {}
 
-function envelope(code: string, message: string, details?: unknown) {
+function envelope(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorEnvelope {
   return { error: { code, message, ...(details ? { details } : {}) } };
 }
 

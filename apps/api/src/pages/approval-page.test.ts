@@ -1,9 +1,9 @@
-import type { ApprovalView } from '@cronsvc/core';
+import type { Approval } from '@cronsvc/contracts';
 import { escapeHtml, renderApprovalPage, renderProblemPage } from './approval-page.js';
 
 const HOSTILE = `<script>x</script>"'&`;
 
-const view = (extra: Partial<ApprovalView> = {}): ApprovalView => ({
+const view = (extra: Partial<Approval> = {}): Approval => ({
   status: 'pending',
   execution_id: `exe_${HOSTILE}`,
   execution_status: 'waiting',

@@ -1,4 +1,4 @@
-import type { ApprovalView } from '@cronsvc/core';
+import type { Approval } from '@cronsvc/contracts';
 
 /**
  * The approval review page and the pages that answer a decision (README "Approvals"): plain
@@ -63,7 +63,7 @@ ${body}
 
 const when = (iso: string | null) => (iso ? `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}</time>` : 'none');
 
-function previousSteps(view: ApprovalView): string {
+function previousSteps(view: Approval): string {
   if (view.previous_steps.length === 0) return '<p class="muted">This is the first step of the run.</p>';
   const items = view.previous_steps.map((s) => {
     const code = s.status_code === null ? '' : ` <span class="muted">HTTP ${s.status_code}</span>`;
@@ -72,7 +72,7 @@ function previousSteps(view: ApprovalView): string {
   return `<ol>${items.join('')}</ol>`;
 }
 
-function header(view: ApprovalView): string {
+function header(view: Approval): string {
   return `<div class="card">
 <h2>Approval requested</h2>
 <h1>${escapeHtml(view.job.name)}</h1>
@@ -84,7 +84,7 @@ function header(view: ApprovalView): string {
  * The review page: the job, the step's message, what ran before, and the two decisions while it
  * is pending. `notice` explains a decision that was not taken (it came after another).
  */
-export function renderApprovalPage(view: ApprovalView, actions: { approve: string; reject: string }, notice?: string): string {
+export function renderApprovalPage(view: Approval, actions: { approve: string; reject: string }, notice?: string): string {
   const decided = view.status !== 'pending';
   const decision = decided
     ? `<div class="card">${notice ? `<p class="result">${escapeHtml(notice)}</p>` : ''}<p class="result">This approval is <span class="badge ${view.status}">${view.status}</span></p>
@@ -108,7 +108,7 @@ ${decision}
 }
 
 /** The answer to a decision made from the page. */
-export function renderDecisionPage(view: ApprovalView, reviewPath: string): string {
+export function renderDecisionPage(view: Approval, reviewPath: string): string {
   const verb = view.status === 'approved' ? 'Approved' : 'Rejected';
   const next = view.status === 'approved' ? 'The run continues with its next step.' : 'The run stops here and is marked failed.';
   return page(`${verb}: ${view.job.name}`, `${header(view)}

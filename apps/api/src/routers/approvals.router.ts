@@ -1,5 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
-import { AppError, decideApproval, getApproval, type ApprovalDecision } from '@cronsvc/core';
+import type { ApprovalDecision } from '@cronsvc/contracts';
+import { AppError, decideApproval, getApproval } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { publicNotFound } from '../middleware/public.js';
 import { PAGE_HEADERS, renderApprovalPage, renderDecisionPage, renderProblemPage } from '../pages/approval-page.js';

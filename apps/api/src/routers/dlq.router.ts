@@ -1,3 +1,4 @@
+import type { PurgeResult } from '@cronsvc/contracts';
 import { Router } from 'express';
 import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecution } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
@@ -17,7 +18,7 @@ export function dlqRouter(deps: ApiDeps): Router {
     res.json(await replayBatch(deps, ws(res), req.body));
   });
   router.post('/purge', async (req, res) => {
-    res.json({ purged: await purgeDlq(deps, ws(res), req.body) });
+    res.json({ purged: await purgeDlq(deps, ws(res), req.body) } satisfies PurgeResult);
   });
   router.post('/:id/replay', async (req, res) => {
     res.status(202).json(serializeExecution(await replayExecution(deps, ws(res), req.params.id, 'dlq_replay')));

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_HEADER, type ImportResult } from '@cronsvc/contracts';
 import { Router } from 'express';
 import {
   AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, listExecutions, listJobs, patchJobContext, pauseJob, resumeJob, runNow,
@@ -14,9 +15,9 @@ export function jobsRouter(deps: ApiDeps): Router {
   const show = (job: JobRow) => serializeJob(job, deps.config);
 
   router.post('/', async (req, res) => {
-    const key = req.get('Idempotency-Key');
+    const key = req.get(IDEMPOTENCY_KEY_HEADER);
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      throw AppError.validation([{ path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
+      throw AppError.validation([{ path: IDEMPOTENCY_KEY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
     }
     const { job, created } = await createJob(deps, ws(res), req.body, key);
     res.status(created ? 201 : 200).json(show(job));
@@ -25,7 +26,7 @@ export function jobsRouter(deps: ApiDeps): Router {
   router.post('/import', async (req, res) => {
     const { created, errors } = await importCrontab(deps, ws(res), req.body);
     // 201 even when no line was good: the answer's shape stays the same and `errors` says why.
-    res.status(201).json({ created: created.map(show), errors });
+    res.status(201).json({ created: created.map(show), errors } satisfies ImportResult);
   });
   router.get('/', async (req, res) => {
     const page = await listJobs(deps, ws(res), req.query);

@@ -1,3 +1,4 @@
+import type { PingResult } from '@cronsvc/contracts';
 import express, { Router } from 'express';
 import { AppError, recordPing } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
@@ -14,7 +15,7 @@ export function pingRouter(deps: ApiDeps): Router {
   const router = Router();
   const ping: express.RequestHandler = async (req, res) => {
     if (!(await recordPing(deps, req.params.token as string, deps.clock.now()))) throw AppError.notFound('monitor');
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies PingResult);
   };
   const body = express.raw({ limit: PING_BODY_LIMIT, type: () => true });
   router.get('/:token', ping);

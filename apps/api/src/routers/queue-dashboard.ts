@@ -2,6 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Router, type RequestHandler } from 'express';
+import type { ErrorEnvelope } from '@cronsvc/contracts';
 import { secretsEqual, type Queues } from '@cronsvc/core';
 
 export const DASHBOARD_PATH = '/admin/queues';
@@ -14,7 +15,8 @@ function basicAuth(adminToken: string | undefined): RequestHandler {
     const password = decoded.slice(decoded.indexOf(':') + 1);
     if (adminToken && match && decoded.includes(':') && secretsEqual(password, adminToken)) return next();
     res.set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"');
-    res.status(401).json({ error: { code: 'unauthorized', message: 'the queue dashboard needs the admin token as the basic-auth password' } });
+    const body: ErrorEnvelope = { error: { code: 'unauthorized', message: 'the queue dashboard needs the admin token as the basic-auth password' } };
+    res.status(401).json(body);
   };
 }
 

@@ -1,3 +1,4 @@
+import type { TriggerResult } from '@cronsvc/contracts';
 import express, { Router } from 'express';
 import { parseInboundBody, receiveTrigger } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
@@ -13,7 +14,7 @@ export function triggersRouter(deps: ApiDeps): Router {
     const body = parseInboundBody(req.body as Buffer | undefined, req.get('content-type'));
     await receiveTrigger(deps, req.params.token, { headers: req.headers, body, query: req.query as Record<string, unknown>, remoteAddress: req.socket.remoteAddress });
     // The same answer whether the token is known or not, so tokens cannot be probed.
-    res.status(200).json({ received: true });
+    res.status(200).json({ received: true } satisfies TriggerResult);
   });
   router.use(publicNotFound);
   return router;

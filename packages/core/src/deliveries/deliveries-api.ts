@@ -1,3 +1,4 @@
+import { DELIVERY_STATUSES, type Delivery as DeliveryView, type DeliveryKind, type DeliveryStatus, type RuleEvent } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { Delivery, Prisma } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -5,30 +6,28 @@ import { pagingKeys, type Page } from '../lists/paging.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
 
-export const DELIVERY_STATUSES = ['pending', 'processing', 'sent', 'failed'] as const;
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A delivery as the API shows it; callbacks have no channel or rule, channel deliveries no url (it is a credential). */
-export function serializeDelivery(d: Delivery): Record<string, unknown> {
+export function serializeDelivery(d: Delivery): DeliveryView {
   return {
     id: d.id,
-    kind: d.kind,
+    kind: d.kind as DeliveryKind,
     channel_id: d.channelId,
     rule_id: d.ruleId,
-    event: d.event,
+    event: d.event as RuleEvent,
     execution_id: d.executionId,
     monitor_id: d.monitorId,
     url: d.url,
-    status: d.status,
+    status: d.status as DeliveryStatus,
     attempts: d.attempts,
     last_status_code: d.lastStatusCode,
     last_error: d.lastError,
     // While it is being sent, next_attempt_at holds the sender's lease, not a planned attempt.
     next_attempt_at: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
     sent_at: iso(d.sentAt),
-    created_at: iso(d.createdAt),
-    updated_at: iso(d.updatedAt),
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
   };
 }
 

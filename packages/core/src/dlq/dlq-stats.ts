@@ -1,12 +1,6 @@
+import type { DlqStats } from '@cronsvc/contracts';
 import { Prisma } from '../db/client.js';
 import type { Deps } from '../runtime/deps.js';
-
-export interface DlqStats {
-  total: number;
-  oldest_dead_lettered_at: string | null;
-  by_job: { job_id: string; job_name: string; count: number }[];
-  by_error_class: Record<string, number>;
-}
 
 /**
  * GET /v1/dlq/stats (D6), counted by Postgres. The three queries read one snapshot, so `total`

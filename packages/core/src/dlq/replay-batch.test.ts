@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.js';
-import { parseReplayBatch, REPLAY_BATCH_MAX } from './replay-batch.js';
+import { REPLAY_BATCH_MAX } from '@cronsvc/contracts';
+import { parseReplayBatch } from './replay-batch.js';
 
 function pathsOf(body: unknown): string[] {
   try {

@@ -1,3 +1,4 @@
+import { REPLAY_BATCH_MAX, type ReplayBatchInput, type ReplayBatchResult } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { ExecutionRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -8,15 +9,6 @@ import { assertJobInWorkspace, deadLettered, jobIdSchema } from './dead-lettered
 import { commitReplay } from './replay-execution.js';
 
 /** At most this many items per batch, listed (D6) or taken from one job (its oldest). */
-export const REPLAY_BATCH_MAX = 100;
-
-export type ReplayBatchInput = { ids: string[] } | { job_id: string };
-
-export interface ReplayBatchResult {
-  replayed: { id: string; execution_id: string }[];
-  failed: { id: string; error: string }[];
-}
-
 const schema = Joi.object({
   ids: Joi.array().items(Joi.string().min(1).max(100)).min(1).max(REPLAY_BATCH_MAX).unique(),
   job_id: jobIdSchema,

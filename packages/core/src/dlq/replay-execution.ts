@@ -1,3 +1,4 @@
+import type { ExecutionSource } from '@cronsvc/contracts';
 import type { ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
@@ -12,7 +13,7 @@ import { deadLettered, notInDlq } from './dead-lettered.js';
  * the DLQ. `dlq_replay`: POST /v1/dlq/:id/replay and the batch, only items in the DLQ, which
  * they leave (D6).
  */
-export type ReplaySource = 'replay' | 'dlq_replay';
+export type ReplaySource = Extract<ExecutionSource, 'replay' | 'dlq_replay'>;
 
 /**
  * Commits the new execution, scheduled now, without queueing it: the batch queues all of its

@@ -1,26 +1,6 @@
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@cronsvc/contracts';
 
-/** HTTP status of every error code the API answers with (DECISIONS D3). */
-export const errorStatus = {
-  validation_failed: 400,
-  invalid_json: 400,
-  unauthorized: 401,
-  not_found: 404,
-  invalid_state: 409,
-  conflict: 409,
-  secret_in_use: 409,
-  limit_exceeded: 409,
-  already_decided: 409,
-  payload_too_large: 413,
-  rate_limited: 429,
-  internal_error: 500,
-  service_unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof errorStatus;
+export type { ErrorCode, ErrorDetail };
 
 /** The one error type of the domain; the API turns it into the D3 envelope. */
 export class AppError extends Error {
@@ -32,7 +12,7 @@ export class AppError extends Error {
     super(message);
     this.name = 'AppError';
     this.code = code;
-    this.status = errorStatus[code];
+    this.status = ERROR_STATUS[code];
     this.details = details;
   }
 

@@ -1,5 +1,5 @@
 import type { OutboundRequest } from '../http/http-client.js';
-import type { RequestSpec } from '../jobs/job-schema.js';
+import type { RequestSpec } from '@cronsvc/contracts';
 
 export const EXECUTION_ID_HEADER = 'X-Cron-Service-Execution-Id';
 

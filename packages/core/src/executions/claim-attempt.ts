@@ -1,7 +1,7 @@
 import type { Db, SqlPool } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
-import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
+import type { RequestSpec, RetryPolicy } from '@cronsvc/contracts';
 import type { StoredSigningKeys } from '../signatures/signing-keys.js';
 import type { ExecutionVariables } from './prepare-request.js';
 

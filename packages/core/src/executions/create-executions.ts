@@ -1,9 +1,8 @@
+import type { ExecutionSource } from '@cronsvc/contracts';
 import { newId } from '../ids/ids.js';
 import { Prisma } from '../db/client.js';
 import type { Deps } from '../runtime/deps.js';
 import type { ExecutionEnqueue } from '../queues/queues.js';
-
-export type ExecutionSource = 'schedule' | 'manual' | 'replay' | 'dlq_replay' | 'webhook';
 
 export interface NewExecution {
   workspaceId: string;

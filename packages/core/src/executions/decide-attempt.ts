@@ -1,23 +1,18 @@
+import type { AttemptStatus, ErrorClass, HttpErrorClass, RequestSpec, RetryPolicy } from '@cronsvc/contracts';
 import type { HttpResult } from '../http/http-client.js';
-import type { RequestSpec, RetryPolicy } from '../jobs/job-schema.js';
 import { checkAssertions, type CheckOptions } from './response-assertions.js';
 import { matchResponse } from './response-matcher.js';
 
-export type AttemptStatus = 'SUCCESS' | 'TIMEOUT' | 'CONNECTION_ERROR' | 'HTTP_ERROR';
-
-export interface AttemptVerdict {
-  status: AttemptStatus;
-  errorClass: string | null;
-  errorMessage: string | null;
-  /** succeeded and failed end the execution; retry schedules the next attempt. */
-  outcome: 'succeeded' | 'retry' | 'failed';
-}
+/** succeeded and failed end the execution; retry schedules the next attempt. Only a success has no error class. */
+export type AttemptVerdict =
+  | { status: AttemptStatus; errorClass: null; errorMessage: string | null; outcome: 'succeeded' }
+  | { status: AttemptStatus; errorClass: ErrorClass; errorMessage: string | null; outcome: 'retry' | 'failed' };
 
 // Transport failures that another try cannot fix: the target is refused by policy.
 const FINAL_TRANSPORT = new Set(['BLOCKED_TARGET']);
 
-export function httpErrorClass(statusCode: number): string {
-  return `HTTP_${Math.floor(statusCode / 100)}XX`;
+export function httpErrorClass(statusCode: number): HttpErrorClass {
+  return `HTTP_${Math.floor(statusCode / 100)}XX` as HttpErrorClass;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { EXECUTION_SORTS, EXECUTION_STATUSES, type ExecutionSort, type ExecutionStatus } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -7,24 +8,23 @@ import { validate } from '../validation/validate.js';
 import type { StepExecutionRow } from './serialize-execution.js';
 import { countExecutions } from './count-executions.js';
 
-export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed'] as const;
 
 const querySchema = Joi.object({
   status: Joi.string().valid(...EXECUTION_STATUSES),
   from: Joi.date().iso(),
   to: Joi.date().iso(),
   job_name: Joi.string().max(200),
-  sort: Joi.string().valid('scheduled_for', 'created_at').default('scheduled_for'),
+  sort: Joi.string().valid(...EXECUTION_SORTS).default('scheduled_for'),
   order: Joi.string().valid('asc', 'desc').default('desc'),
   ...pagingKeys,
 });
 
 interface ExecutionQuery {
-  status?: string;
+  status?: ExecutionStatus;
   from?: Date;
   to?: Date;
   job_name?: string;
-  sort: 'scheduled_for' | 'created_at';
+  sort: ExecutionSort;
   order: 'asc' | 'desc';
   limit: number;
   offset: number;

@@ -1,6 +1,6 @@
 import { createSecret } from '../secrets/create-secret.js';
 import { deleteSecret } from '../secrets/delete-secret.js';
-import type { RequestSpec } from '../jobs/job-schema.js';
+import type { RequestSpec } from '@cronsvc/contracts';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { newExecutionVariables, prepareRequest } from './prepare-request.js';
 

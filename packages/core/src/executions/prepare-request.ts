@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
 import type { OutboundRequest } from '../http/http-client.js';
-import type { RequestSpec } from '../jobs/job-schema.js';
+import type { RequestSpec } from '@cronsvc/contracts';
 import { resolveSecrets } from '../secrets/resolve-secrets.js';
 import { jobSecretBytesProblem } from '../secrets/secret-value.js';
 import { findReferences, referencedSecretNames, renderRequest } from '../templates/template.js';

@@ -1,3 +1,4 @@
+import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { executionEventWanted } from '../notifications/insert-event.js';
@@ -29,11 +30,11 @@ interface RecordRow {
   durationMs: number;
   finalResponse: string | null;
   finalOutput: string | null;
-  errorClass: string | null;
+  errorClass: ErrorClass | null;
   errorMessage: string | null;
   /** A retry's backoff: the next attempt is due this long after now() on the database's clock. */
   retryDelayMs: number | null;
-  attemptStatus: string;
+  attemptStatus: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
   bodyPreview: string | null;

@@ -1,4 +1,4 @@
-import type { Assertion } from '../jobs/job-schema.js';
+import type { Assertion } from '@cronsvc/contracts';
 import { secretMasker } from '../secrets/mask-secrets.js';
 import { checkAssertions, validateAssertions, type AssertedResponse, type Assertions } from './response-assertions.js';
 

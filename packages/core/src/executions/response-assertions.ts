@@ -1,4 +1,4 @@
-import type { Assertion, RequestSpec } from '../jobs/job-schema.js';
+import { ASSERTION_OPS, type Assertion, type RequestSpec } from '@cronsvc/contracts';
 import type { SecretMasker } from '../secrets/mask-secrets.js';
 import { jsonPathBudget, jsonPathProblem, parseJsonBody, queryJsonPath, type JsonPathBudget, type ParsedBody } from './json-path.js';
 import { compileMatcherPattern } from './response-matcher.js';
@@ -11,7 +11,6 @@ export type AssertionResult = { ok: true } | { ok: false; failures: string[] };
 
 const GROUPS = ['status', 'json', 'text', 'headers'] as const;
 type Group = (typeof GROUPS)[number];
-export const ASSERTION_OPS = ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists', 'gt', 'gte', 'lt', 'lte', 'matches', 'in'];
 const VALUELESS_OPS = new Set(['exists', 'not_exists']);
 const ORDER_OPS: Record<string, (actual: number, expected: number) => boolean> = {
   gt: (a, b) => a > b,
@@ -174,21 +173,26 @@ export function checkAssertions(assertions: Assertions, response: AssertedRespon
   return failures.length === 0 ? { ok: true } : { ok: false, failures };
 }
 
+/** Assertions as a request body holds them, before their ops are known to be valid. */
+type UncheckedAssertions = { [G in Group]?: (Omit<Assertion, 'op'> & { op: string })[] } | undefined;
+
+const isOp = (op: string): boolean => (ASSERTION_OPS as readonly string[]).includes(op);
+
 /** Every problem the job schema should report when the assertions are saved. */
-export function validateAssertions(assertions: Assertions): string[] {
+export function validateAssertions(assertions: UncheckedAssertions): string[] {
   if (!assertions) return [];
   const problems: string[] = [];
   for (const group of GROUPS) {
     (assertions[group] ?? []).forEach((assertion, index) => {
       const problem = (text: string) => problems.push(`${group}[${index}]: ${text}`);
       const { op, value } = assertion;
-      if (!ASSERTION_OPS.includes(op)) problem(`unknown op ${show(op)}`);
+      if (!isOp(op)) problem(`unknown op ${show(op)}`);
       if (group === 'json') {
         const pathProblem = typeof assertion.path === 'string' ? jsonPathProblem(assertion.path) : 'is missing';
         if (pathProblem) problem(`path ${show(assertion.path)} is not a valid JSONPath: ${pathProblem}`);
       }
       if (group === 'headers' && (typeof assertion.name !== 'string' || assertion.name === '')) problem('name is missing');
-      if (VALUELESS_OPS.has(op) || !ASSERTION_OPS.includes(op)) return;
+      if (VALUELESS_OPS.has(op) || !isOp(op)) return;
       if (value === undefined) return void problem(`op ${op} needs a value`);
       if (op === 'in' && !Array.isArray(value)) problem('op in needs an array value');
       if (Object.hasOwn(ORDER_OPS, op) && (typeof value !== 'number' || !Number.isFinite(value))) problem(`op ${op} needs a number value`);

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import type { ResponseMatcher } from '../jobs/job-schema.js';
+import type { ResponseMatcher } from '@cronsvc/contracts';
 
 /**
  * Body matching (SPEC 2.3 rules 1-2). Patterns come from job owners and run on every response,

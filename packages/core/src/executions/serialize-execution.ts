@@ -1,3 +1,7 @@
+import type {
+  Attempt, AttemptStatus, ErrorClass, Execution, ExecutionSource, ExecutionStatus, StepDecision, StepExecution, StepExecutionStatus, StepType,
+  WaitingReason,
+} from '@cronsvc/contracts';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
 
 export type StepExecutionRow = Prisma.StepExecutionGetPayload<{ include: { attempts: true } }>;
@@ -7,71 +11,71 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type AttemptView = Omit<AttemptRow, 'bodyPreview'> & { bodyPreview?: string | null };
 
 /** bodyPreview only when loaded: list items leave it out (see listExecutions). */
-export function serializeAttempt(a: AttemptView): Record<string, unknown> {
+export function serializeAttempt(a: AttemptView): Attempt {
   return {
     number: a.number,
-    status: a.status,
+    status: a.status as AttemptStatus,
     statusCode: a.statusCode,
     latencyMs: a.latencyMs,
     ...('bodyPreview' in a ? { bodyPreview: a.bodyPreview } : {}),
-    responseHeaders: a.responseHeaders,
-    errorClass: a.errorClass,
+    responseHeaders: a.responseHeaders as Record<string, string> | null,
+    errorClass: a.errorClass as ErrorClass | null,
     errorMessage: a.errorMessage,
-    startedAt: iso(a.startedAt),
+    startedAt: a.startedAt.toISOString(),
     // Attempts never change once recorded.
-    created_at: iso(a.createdAt),
-    updated_at: iso(a.createdAt),
+    created_at: a.createdAt.toISOString(),
+    updated_at: a.createdAt.toISOString(),
   };
 }
 
 /** One step of a step-driven execution as the API shows it under `step_executions`. */
-export function serializeStepExecution(s: StepExecutionRow): Record<string, unknown> {
+export function serializeStepExecution(s: StepExecutionRow): StepExecution {
   return {
     id: s.id,
     step_id: s.stepId,
     step_index: s.stepIndex,
-    type: s.type,
-    status: s.status,
+    type: s.type as StepType,
+    status: s.status as StepExecutionStatus,
     attempt_count: s.attemptCount,
     attempts: [...s.attempts].sort((a, b) => a.number - b.number).map(serializeAttempt),
-    started_at: iso(s.startedAt),
+    started_at: s.startedAt.toISOString(),
     finished_at: iso(s.finishedAt),
     output: s.output,
     extracted: s.extracted,
-    error_class: s.errorClass,
+    error_class: s.errorClass as ErrorClass | null,
     error_message: s.errorMessage,
     ...(s.type === 'http'
       ? {}
-      : { waiting_payload: s.waitingPayload, expires_at: iso(s.expiresAt), decision: s.decision, decided_at: iso(s.decidedAt), input: s.input }),
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
+      : { waiting_payload: s.waitingPayload, expires_at: iso(s.expiresAt), decision: s.decision as StepDecision | null, decided_at: iso(s.decidedAt), input: s.input }),
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
   };
 }
 
 /** The execution as the API shows it (SPEC 2.5, DECISIONS D6); attempts and step executions only when loaded. */
-export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[]; stepExecutions?: StepExecutionRow[] }): Record<string, unknown> {
+export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[]; stepExecutions?: StepExecutionRow[] }): Execution {
   return {
     id: e.id,
     job_id: e.jobId,
     job_name: e.jobName,
-    status: e.status,
-    source: e.source,
-    scheduled_for: iso(e.scheduledFor),
+    status: e.status as ExecutionStatus,
+    source: e.source as ExecutionSource,
+    scheduled_for: e.scheduledFor.toISOString(),
     attempt_count: e.attemptCount,
     ...(e.attempts ? { attempts: e.attempts.map(serializeAttempt) } : {}),
     ...(e.stepExecutions ? { step_executions: e.stepExecutions.map(serializeStepExecution) } : {}),
     trigger_input: e.triggerInput,
     final_response: e.finalResponse,
     final_output: e.finalOutput,
-    error_class: e.errorClass,
+    error_class: e.errorClass as ErrorClass | null,
     error_message: e.errorMessage,
-    waiting_reason: e.waitingReason,
+    waiting_reason: e.waitingReason as WaitingReason | null,
     waiting_payload: e.waitingPayload,
     waiting_expires_at: iso(e.waitingExpiresAt),
     dead_lettered_at: iso(e.deadLetteredAt),
     replay_of_id: e.replayOfId,
-    created_at: iso(e.createdAt),
-    updated_at: iso(e.updatedAt),
+    created_at: e.createdAt.toISOString(),
+    updated_at: e.updatedAt.toISOString(),
     started_at: iso(e.startedAt),
     finished_at: iso(e.finishedAt),
     duration_ms: e.durationMs,

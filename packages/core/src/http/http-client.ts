@@ -1,3 +1,4 @@
+import type { TransportErrorClass } from '@cronsvc/contracts';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { prepareRequest, type PreparedRequest } from './request-options.js';
@@ -23,8 +24,6 @@ export const DEFAULT_POOL_LIMITS: PoolLimits = { maxPools: 1_000, maxOpenSockets
 // most when it does: a pool does not keep sockets for minutes because a server would allow it.
 const KEEP_ALIVE_MS = 4_000;
 const KEEP_ALIVE_MAX_MS = 30_000;
-
-export type TransportErrorClass = 'TIMEOUT' | 'CONNECTION_ERROR' | 'DNS_ERROR' | 'TLS_ERROR' | 'BLOCKED_TARGET';
 
 export interface OutboundRequest {
   url: string;

@@ -1,3 +1,4 @@
+import { MAX_CRONTAB_LINES, type ImportError, type ImportInput } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -6,28 +7,14 @@ import { validate } from '../validation/validate.js';
 import { createJob } from './create-job.js';
 import { urlSchema } from './job-schema.js';
 
-/** Lines per import, comments and blank lines included: one request stays well inside a request timeout. */
-export const MAX_CRONTAB_LINES = 1000;
 // The job schema's limit on names; see cronJobBody.
 const MAX_NAME_LENGTH = 200;
-
-export interface CrontabLineError {
-  /** 1-based, counting every line of the crontab. */
-  line: number;
-  text: string;
-  message: string;
-}
 
 export type CrontabEntry = { line: number; text: string } & ({ expression: string; url: string } | { error: string });
 
 export interface ImportCrontabResult {
   created: JobRow[];
-  errors: CrontabLineError[];
-}
-
-interface ImportInput {
-  crontab: string;
-  default_url?: string;
+  errors: ImportError[];
 }
 
 const splitLines = (crontab: string) => crontab.replace(/\r?\n$/, '').split(/\r?\n/);

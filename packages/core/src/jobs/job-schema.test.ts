@@ -1,6 +1,7 @@
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { validate } from '../validation/validate.js';
-import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, jobSchema, type JobInput } from './job-schema.js';
+import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES } from '@cronsvc/contracts';
+import { jobSchema, type JobInput } from './job-schema.js';
 
 const NOW = new Date('2030-01-01T00:00:00.000Z');
 const URL = 'https://example.com/hook';

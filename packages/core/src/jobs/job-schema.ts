@@ -1,3 +1,7 @@
+import {
+  ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, JOB_KINDS, JOB_STATES, NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS,
+  type JobKind, type JobState, type NotificationOverride, type RequestSpec, type RetryPolicy, type Schedule, type Step,
+} from '@cronsvc/contracts';
 import Joi from 'joi';
 import { CronError, parseCron } from '../schedules/cron.js';
 import { requestHeadersSchema } from '../http/request-headers.js';
@@ -6,16 +10,8 @@ import { validateAssertions } from '../executions/response-assertions.js';
 import { validateMatcher } from '../executions/response-matcher.js';
 import { validateOutputTemplate } from '../executions/output-template.js';
 import { MAX_JOB_JSON_DEPTH, nestedDeeperThan } from '../validation/json-depth.js';
-import { buildStepsSchema, type Step } from '../workflows/step-schema.js';
+import { buildStepsSchema } from '../workflows/step-schema.js';
 
-export const JOB_KINDS = ['recurring', 'cron', 'scheduled', 'one_time', 'workflow', 'webhook_trigger'] as const;
-export const REQUEST_KINDS = ['recurring', 'cron', 'scheduled', 'one_time'] as const;
-export const STEP_KINDS = ['workflow', 'webhook_trigger'] as const;
-export const JOB_STATES = ['active', 'paused', 'draft', 'completed'] as const;
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-export const DEFAULT_SUCCESS_STATUSES = [200, 201, 202, 204];
-export const DEFAULT_RETRY_ON_STATUSES = [429, 500, 502, 503, 504];
 
 const statusCode = Joi.number().integer().min(100).max(599);
 const statusList = Joi.array().items(statusCode).unique().max(100);
@@ -58,9 +54,8 @@ const jsonValue = () =>
     nestedDeeperThan(value, MAX_JOB_JSON_DEPTH) ? helpers.message({ custom: `must not be nested deeper than ${MAX_JOB_JSON_DEPTH} levels` }) : value,
   );
 
-const assertionOps = ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists', 'gt', 'gte', 'lt', 'lte', 'matches', 'in'];
 const assertion = (extra: Record<string, Joi.Schema>) =>
-  Joi.object({ op: Joi.string().valid(...assertionOps).required(), value: jsonValue(), ...extra });
+  Joi.object({ op: Joi.string().valid(...ASSERTION_OPS).required(), value: jsonValue(), ...extra });
 
 export const responseAssertionsSchema = Joi.object({
   status: Joi.array().items(assertion({})).max(50),
@@ -124,7 +119,7 @@ const absentFor = (what: string) => Joi.any().forbidden().messages({ 'any.unknow
 export const jobSchema = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),
   kind: Joi.string().valid(...JOB_KINDS).required(),
-  state: Joi.string().valid('active', 'paused', 'draft', 'completed').default('active'),
+  state: Joi.string().valid(...JOB_STATES).default('active'),
   schedule: Joi.when('kind', {
     switch: [
       { is: 'recurring', then: scheduleByKind.recurring },
@@ -145,30 +140,16 @@ export const jobSchema = Joi.object({
   }),
   on_success_url: urlSchema.allow(null).default(null),
   on_failure_url: urlSchema.allow(null).default(null),
-  notification_override: Joi.string().valid('inherit', 'mute_all').default('inherit'),
+  notification_override: Joi.string().valid(...NOTIFICATION_OVERRIDES).default('inherit'),
   webhook_secret: Joi.when('kind', { is: 'webhook_trigger', then: Joi.string().min(1).max(500).allow(null), otherwise: absentFor('jobs other than webhook_trigger') }),
 });
 
-export type RetryPolicy = { max_attempts: number; retry_on_statuses: number[] };
-export type ResponseMatcher = { success_pattern?: string; failure_pattern?: string; flags?: string };
-export type Assertion = { op: string; value?: unknown; path?: string; name?: string };
-export type RequestSpec = {
-  url: string;
-  method: (typeof HTTP_METHODS)[number];
-  headers: Record<string, string>;
-  body: unknown;
-  timeout_seconds: number;
-  success_statuses: number[];
-  response_matcher?: ResponseMatcher;
-  response_assertions?: { status?: Assertion[]; json?: Assertion[]; text?: Assertion[]; headers?: Assertion[] };
-  response_output_template?: unknown;
-};
-
+/** A job body after validation, defaults filled in: what create and update store. */
 export interface JobInput {
   name: string;
-  kind: (typeof JOB_KINDS)[number];
-  state: (typeof JOB_STATES)[number];
-  schedule?: { every_n_minutes?: number; cron?: string; run_at?: string };
+  kind: JobKind;
+  state: JobState;
+  schedule?: Schedule;
   request?: RequestSpec;
   steps?: Step[];
   retry_policy: RetryPolicy;
@@ -176,6 +157,6 @@ export interface JobInput {
   max_workflow_duration_seconds?: number;
   on_success_url: string | null;
   on_failure_url: string | null;
-  notification_override: 'inherit' | 'mute_all';
+  notification_override: NotificationOverride;
   webhook_secret?: string | null;
 }

@@ -3,7 +3,7 @@ import type { JobRow, Prisma } from '../db/client.js';
 import type { Deps } from '../runtime/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
-import { JOB_KINDS, JOB_STATES } from './job-schema.js';
+import { JOB_KINDS, JOB_STATES } from '@cronsvc/contracts';
 
 const querySchema = Joi.object({
   state: Joi.string().valid(...JOB_STATES),

@@ -1,14 +1,12 @@
+
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type ListEnvelope } from '@cronsvc/contracts';
 import Joi from 'joi';
 
-export interface Page<T> {
-  data: T[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+/** A page of rows before serialization: the list envelope's shape. */
+export type Page<T> = ListEnvelope<T>;
 
 /** limit 1..100 (default 50) and offset >= 0, as strings from a query string; never clamped (D3). */
 export const pagingKeys = {
-  limit: Joi.number().integer().min(1).max(100).default(50),
+  limit: Joi.number().integer().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
   offset: Joi.number().integer().min(0).max(1_000_000_000).default(0),
 };

@@ -1,3 +1,4 @@
+import { MONITOR_STATES, type Monitor as MonitorView, type MonitorState } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { Db, Prisma } from '../db/client.js';
 import type { Monitor } from '../db/generated/client.js';
@@ -7,7 +8,6 @@ import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
 
 export type MonitorRow = Monitor;
-export const MONITOR_STATES = ['new', 'up', 'down', 'paused'] as const;
 
 export async function findMonitor(db: Db | Prisma.TransactionClient, workspaceId: string, id: string): Promise<MonitorRow> {
   const monitor = await db.monitor.findFirst({ where: { id, workspaceId } });
@@ -37,17 +37,17 @@ export const pingUrl = (publicBaseUrl: string, token: string) => `${publicBaseUr
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function serializeMonitor(monitor: MonitorRow, publicBaseUrl: string): Record<string, unknown> {
+export function serializeMonitor(monitor: MonitorRow, publicBaseUrl: string): MonitorView {
   return {
     id: monitor.id,
     name: monitor.name,
     expected_interval_sec: monitor.expectedIntervalSec,
     grace_sec: monitor.graceSec,
-    state: monitor.state,
+    state: monitor.state as MonitorState,
     last_ping_at: iso(monitor.lastPingAt),
     next_due_at: iso(monitor.nextDueAt),
     ping_url: pingUrl(publicBaseUrl, monitor.pingToken),
-    created_at: iso(monitor.createdAt),
-    updated_at: iso(monitor.updatedAt),
+    created_at: monitor.createdAt.toISOString(),
+    updated_at: monitor.updatedAt.toISOString(),
   };
 }

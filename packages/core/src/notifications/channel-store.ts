@@ -5,7 +5,8 @@ import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
-import { CHANNEL_ADAPTERS, type ChannelType } from './adapters/index.js';
+import type { Channel, ChannelType } from '@cronsvc/contracts';
+import { CHANNEL_ADAPTERS } from './adapters/index.js';
 import { decryptCredentials } from './channel-credentials.js';
 
 export type ChannelRow = NotificationChannel;
@@ -39,14 +40,14 @@ export async function deleteChannel(deps: Pick<Deps, 'db'>, workspaceId: string,
 }
 
 /** A channel as the API shows it: never a credential, only which ones are set. */
-export function serializeChannel(channel: ChannelRow, encryptionKey: Buffer): Record<string, unknown> {
+export function serializeChannel(channel: ChannelRow, encryptionKey: Buffer): Channel {
   const adapter = CHANNEL_ADAPTERS[channel.type as ChannelType];
   const credentials = decryptCredentials(encryptionKey, channel.credentials);
   return {
     id: channel.id,
     name: channel.name,
-    type: channel.type,
-    config: channel.config,
+    type: channel.type as ChannelType,
+    config: channel.config as Record<string, unknown>,
     configured_secrets: adapter.credentialFields.filter((f) => credentials[f] !== undefined),
     created_at: channel.createdAt.toISOString(),
     updated_at: channel.updatedAt.toISOString(),

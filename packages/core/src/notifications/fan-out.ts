@@ -1,6 +1,7 @@
 import { executionEvent } from '../deliveries/execution-event.js';
 import { newId } from '../ids/ids.js';
-import { CALLBACK_OF, PAYLOAD_EVENT, RULE_EVENTS_OF, type EventType, type RuleEvent } from './notification-events.js';
+import type { DeliveryKind, EventType, RuleEvent } from '@cronsvc/contracts';
+import { CALLBACK_OF, PAYLOAD_EVENT, RULE_EVENTS_OF } from './notification-events.js';
 import type { ExecutionContext, NotificationPayload } from './notification-message.js';
 
 /** An outbox row as the relay takes it. */
@@ -47,7 +48,7 @@ export interface NewDelivery {
   workspaceId: string;
   executionId: string | null;
   monitorId: string | null;
-  kind: 'callback' | 'channel';
+  kind: DeliveryKind;
   channelId: string | null;
   ruleId: string | null;
   event: RuleEvent;

@@ -1,5 +1,5 @@
 import type { Db, Prisma } from '../db/client.js';
-import type { EventType } from './notification-events.js';
+import type { EventType } from '@cronsvc/contracts';
 
 /** A state change a notification may be about, for the outbox (docs/adr/009). */
 export interface NewEvent {

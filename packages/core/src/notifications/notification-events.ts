@@ -1,20 +1,12 @@
 /**
  * The names of notifications: the events of the outbox (named like the payloads a webhook
  * receives) and the rule events that subscribe to them. Pure data, no I/O.
+ * The names themselves are part of the API and live in @cronsvc/contracts.
  */
-
-/** What an `events` row records; also the `event` of the payload it produces. */
-export const EVENT_TYPES = ['execution.succeeded', 'execution.failed', 'approval.required', 'monitor.down', 'monitor.recovered'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const JOB_RULE_EVENTS = ['on_success', 'on_failure', 'on_completion', 'on_approval_required'] as const;
-export const MONITOR_RULE_EVENTS = ['on_down', 'on_recovery'] as const;
-export type JobRuleEvent = (typeof JOB_RULE_EVENTS)[number];
-export type MonitorRuleEvent = (typeof MONITOR_RULE_EVENTS)[number];
-export type RuleEvent = JobRuleEvent | MonitorRuleEvent;
+import type { EventType, PayloadEvent, RuleEvent } from '@cronsvc/contracts';
 
 /** The payload event name a rule's deliveries carry: on_completion reports either outcome as one. */
-export const PAYLOAD_EVENT: Record<RuleEvent, string> = {
+export const PAYLOAD_EVENT: Record<RuleEvent, PayloadEvent> = {
   on_success: 'execution.succeeded',
   on_failure: 'execution.failed',
   on_completion: 'execution.completed',

@@ -1,5 +1,5 @@
 import type { ExecutionEvent } from '../deliveries/execution-event.js';
-import type { RuleEvent } from './notification-events.js';
+import type { RuleEvent } from '@cronsvc/contracts';
 
 /** The approval event (README, Notifications), as a workflow's approval step writes it to the outbox. */
 export interface ApprovalEvent {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
 import type { Deps } from '../runtime/deps.js';
 import { deliveriesFor, type EventExecution, type NewDelivery, type OutboxEvent, type RuleRow } from './fan-out.js';
-import type { EventType, RuleEvent } from './notification-events.js';
+import type { EventType, RuleEvent } from '@cronsvc/contracts';
 import type { NotificationPayload } from './notification-message.js';
 
 // Takes the oldest events nobody else is relaying; removing them commits with their deliveries.

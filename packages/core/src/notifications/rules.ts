@@ -1,3 +1,4 @@
+import { JOB_RULE_EVENTS, MONITOR_RULE_EVENTS, type Rule, type RuleEvent } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
 import type { NotificationRule } from '../db/generated/client.js';
@@ -6,7 +7,6 @@ import { newId } from '../ids/ids.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
-import { JOB_RULE_EVENTS, MONITOR_RULE_EVENTS } from './notification-events.js';
 
 /** What a rule hangs on: a job (execution and approval events) or a monitor (down and recovery). */
 export type RuleOwner = { kind: 'job'; id: string } | { kind: 'monitor'; id: string };
@@ -67,11 +67,11 @@ export async function deleteRule(deps: Pick<Deps, 'db'>, workspaceId: string, ow
   if (count === 0) throw AppError.notFound('notification rule');
 }
 
-export function serializeRule(rule: NotificationRule): Record<string, unknown> {
+export function serializeRule(rule: NotificationRule): Rule {
   return {
     id: rule.id,
     channel_id: rule.channelId,
-    event: rule.event,
+    event: rule.event as RuleEvent,
     job_id: rule.jobId,
     monitor_id: rule.monitorId,
     created_at: rule.createdAt.toISOString(),

@@ -7,7 +7,8 @@ import { newId } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
 import { placeholderSafeUrl } from '../templates/template.js';
 import { joiDetails, validate } from '../validation/validate.js';
-import { CHANNEL_ADAPTERS, CHANNEL_TYPES, type ChannelAdapter, type ChannelConfig, type ChannelType } from './adapters/index.js';
+import { CHANNEL_TYPES, type ChannelType } from '@cronsvc/contracts';
+import { CHANNEL_ADAPTERS, type ChannelAdapter, type ChannelConfig } from './adapters/index.js';
 import { credentialReferences, decryptCredentials, encryptCredentials, secretNamesOf, splitConfig } from './channel-credentials.js';
 import { findChannel, MAX_CHANNELS_PER_WORKSPACE, type ChannelRow } from './channel-store.js';
 

@@ -4,15 +4,12 @@ import type { HttpClient } from '../http/http-client.js';
 import { newToken } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
 import { DecryptionError } from '../secrets/crypto.js';
-import { CHANNEL_ADAPTERS, type ChannelType } from './adapters/index.js';
+import type { ChannelTestResult, ChannelType } from '@cronsvc/contracts';
+import { CHANNEL_ADAPTERS } from './adapters/index.js';
 import { resolveChannelConfig } from './channel-credentials.js';
 import { findChannel } from './channel-store.js';
 import type { Mailer } from './mailer.js';
 import type { NotificationMessage } from './notification-message.js';
-
-export type ChannelTestResult =
-  | { ok: true; channel_id: string; provider: ChannelType }
-  | { ok: false; error: { code: 'notification_test_failed'; message: string }; http_status: number; permanent: boolean };
 
 /** A success notification about a job and execution that do not exist, clearly named as a test. */
 export function syntheticMessage(publicBaseUrl: string, now: Date): NotificationMessage {

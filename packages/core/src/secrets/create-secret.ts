@@ -1,16 +1,16 @@
+import { SECRET_NAME_PATTERN } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
-import { SECRET_NAME } from '../templates/template.js';
 import { validate } from '../validation/validate.js';
 import { encryptValue } from './crypto.js';
 import { secretValueSchema } from './secret-value.js';
 import type { SecretRow } from './serialize-secret.js';
 
 const createSecretSchema = Joi.object({
-  name: Joi.string().pattern(SECRET_NAME).required().messages({
+  name: Joi.string().pattern(SECRET_NAME_PATTERN).required().messages({
     'string.pattern.base': 'must start with a letter or underscore and contain only letters, digits and underscores (at most 64)',
   }),
   value: secretValueSchema.required(),

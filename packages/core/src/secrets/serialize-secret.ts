@@ -1,9 +1,10 @@
-import type { Secret } from '../db/generated/client.js';
+import type { Secret } from '@cronsvc/contracts';
+import type { Secret as SecretRecord } from '../db/generated/client.js';
 
-export type SecretRow = Secret;
+export type SecretRow = SecretRecord;
 
 /** The secret as the API shows it (DECISIONS D5): never its value, not even encrypted. */
-export function serializeSecret(secret: SecretRow): { id: string; name: string; created_at: string; updated_at: string } {
+export function serializeSecret(secret: SecretRow): Secret {
   return {
     id: secret.id,
     name: secret.name,

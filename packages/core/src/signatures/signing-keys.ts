@@ -1,3 +1,4 @@
+import type { SigningKey } from '@cronsvc/contracts';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
@@ -11,11 +12,6 @@ export const PREVIOUS_KEY_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Rotations racing each other retry this often before giving up with 409 conflict. */
 const ROTATE_TRIES = 3;
 
-export interface SigningKeyView {
-  signing_key: string;
-  created_at: string;
-}
-
 async function workspaceKeys(db: Db, workspaceId: string) {
   const row = await db.workspace.findUnique({
     where: { id: workspaceId },
@@ -25,7 +21,7 @@ async function workspaceKeys(db: Db, workspaceId: string) {
   return row;
 }
 
-export async function getSigningKey(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string): Promise<SigningKeyView> {
+export async function getSigningKey(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string): Promise<SigningKey> {
   const row = await workspaceKeys(deps.db, workspaceId);
   return { signing_key: openSigningKey(deps.config.secretsEncryptionKey, row.signingKey), created_at: row.signingKeyCreatedAt.toISOString() };
 }
@@ -36,7 +32,7 @@ export async function getSigningKey(deps: Pick<Deps, 'db' | 'config'>, workspace
  * replaced the previous one and drops the older key at once: only one roll-over is in flight.
  * A plaintext key from before encryption is stored encrypted from here on, in both columns.
  */
-export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string): Promise<SigningKeyView> {
+export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string): Promise<SigningKey> {
   const encryptionKey = deps.config.secretsEncryptionKey;
   for (let i = 0; i < ROTATE_TRIES; i += 1) {
     const row = await workspaceKeys(deps.db, workspaceId);

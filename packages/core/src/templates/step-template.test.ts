@@ -1,4 +1,4 @@
-import type { Step } from '../workflows/step-schema.js';
+import type { Step } from '@cronsvc/contracts';
 import { parseStepVariable, renderStepJson, renderStepString, stepSecretNames, stepTemplateProblems, type StepValues } from './step-template.js';
 
 const values: StepValues = {

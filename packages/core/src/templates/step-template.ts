@@ -3,7 +3,7 @@
  * `context` (the run's context) and `trigger` (the inbound request of a webhook_trigger job).
  * Finding them in steps with the path an error should name, and rendering them. Pure functions.
  */
-import type { Step } from '../workflows/step-schema.js';
+import type { Step } from '@cronsvc/contracts';
 import { CONTEXT_KEY } from '../workflows/step-schema.js';
 import { parseVariable, placeholderExpressions, replacePlaceholders, variableValue, type Variable, type VariableValues } from './template.js';
 

@@ -2,8 +2,7 @@
  * `{{...}}` placeholders of request-based jobs (SPEC 2.3, DECISIONS D5): finding them in a job's
  * request, naming the unknown ones, and rendering them. Pure functions, no I/O.
  */
-
-export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+import { SECRET_NAME_PATTERN } from '@cronsvc/contracts';
 
 export type Variable = { kind: 'timestamp' | 'uuid' | 'execution_id' } | { kind: 'secret'; name: string };
 
@@ -34,7 +33,7 @@ export function parseVariable(expression: string): Variable | null {
   if (expression === 'timestamp' || expression === 'uuid' || expression === 'execution_id') return { kind: expression };
   if (expression.startsWith('secret.')) {
     const name = expression.slice('secret.'.length);
-    if (SECRET_NAME.test(name)) return { kind: 'secret', name };
+    if (SECRET_NAME_PATTERN.test(name)) return { kind: 'secret', name };
   }
   return null;
 }

@@ -1,9 +1,8 @@
+import type { ApprovalDecision, ApprovalDecisionResult } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
 import { hashToken } from '../workspaces/workspaces.js';
 import { settleWait } from './settle-wait.js';
-
-export type ApprovalDecision = 'approved' | 'rejected';
 
 /**
  * POST /v1/approvals/:token/approve|reject (DECISIONS D7): the first decision counts and queues
@@ -14,7 +13,7 @@ export async function decideApproval(
   token: string,
   decision: ApprovalDecision,
   input: unknown,
-): Promise<{ status: ApprovalDecision; execution_id: string }> {
+): Promise<ApprovalDecisionResult> {
   const tokenHash = hashToken(token);
   const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input });
   if (settled) return { status: decision, execution_id: settled.executionId };

@@ -1,5 +1,5 @@
 import { extractValues, MAX_EXTRACTED_BYTES } from './extract-values.js';
-import type { Step } from './step-schema.js';
+import type { Step } from '@cronsvc/contracts';
 
 const wait = (extra: Partial<Step>): Step => ({ id: 'w', type: 'wait_for_webhook', on_timeout: 'fail', ...extra }) as Step;
 

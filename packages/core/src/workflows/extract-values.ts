@@ -1,7 +1,7 @@
 import { queryJsonPath } from '../executions/json-path.js';
 import { templateText } from '../templates/step-template.js';
 import type { ContextChanges } from './job-context.js';
-import type { Step } from './step-schema.js';
+import type { Step } from '@cronsvc/contracts';
 
 /**
  * A step's `extract` and `extract_to_context` (README "Workflows"), evaluated on the step's

@@ -1,28 +1,8 @@
+import type { Approval, ApprovalStatus, ExecutionStatus } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
 import { hashToken } from '../workspaces/workspaces.js';
 import { approvalUrls } from './public-urls.js';
-
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired';
-
-/** GET /v1/approvals/:token as JSON, and what the review page shows. */
-export interface ApprovalView {
-  status: ApprovalStatus;
-  execution_id: string;
-  execution_status: string;
-  job: { id: string; name: string };
-  step_id: string;
-  step_index: number;
-  message: string;
-  requested_at: string;
-  expires_at: string | null;
-  decided_at: string | null;
-  review_url: string;
-  approve_url: string;
-  reject_url: string;
-  /** The steps the run went through before this one. */
-  previous_steps: { step_id: string; step_index: number; type: string; status: string; status_code: number | null; finished_at: string | null }[];
-}
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -30,7 +10,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  * An approval by its token, readable before and after its decision (DECISIONS D7). A step that
  * ended without a decision (its run timed out) reads as expired.
  */
-export async function getApproval(deps: Pick<Deps, 'db' | 'config'>, token: string): Promise<ApprovalView> {
+export async function getApproval(deps: Pick<Deps, 'db' | 'config'>, token: string): Promise<Approval> {
   const step = await deps.db.stepExecution.findUnique({
     where: { tokenHash: hashToken(token) },
     include: { execution: { select: { id: true, status: true, jobId: true, jobName: true } } },
@@ -46,7 +26,7 @@ export async function getApproval(deps: Pick<Deps, 'db' | 'config'>, token: stri
   return {
     status,
     execution_id: step.execution.id,
-    execution_status: step.execution.status,
+    execution_status: step.execution.status as ExecutionStatus,
     job: { id: step.execution.jobId, name: step.execution.jobName },
     step_id: step.stepId,
     step_index: step.stepIndex,

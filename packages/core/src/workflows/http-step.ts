@@ -3,7 +3,7 @@ import { decideAttempt, type AttemptVerdict } from '../executions/decide-attempt
 import { parseJsonBody } from '../executions/json-path.js';
 import { withLease, type RunAttemptDeps } from '../executions/run-attempt.js';
 import { bodyPreview, type OutboundRequest } from '../http/http-client.js';
-import type { RequestSpec } from '../jobs/job-schema.js';
+import type { HttpStep, RequestSpec } from '@cronsvc/contracts';
 import { DecryptionError } from '../secrets/crypto.js';
 import { maskSecretHeaders, maskSecrets } from '../secrets/mask-secrets.js';
 import { resolveSecrets } from '../secrets/resolve-secrets.js';
@@ -12,7 +12,6 @@ import { signingKeysFrom } from '../signatures/signing-keys.js';
 import { renderStepJson, renderStepString, stepSecretNames, type StepValues } from '../templates/step-template.js';
 import type { Run } from './load-run.js';
 import type { StepAttemptWrite } from './record-turn.js';
-import type { HttpStep } from './step-schema.js';
 
 /** Whether text could parse as JSON at all, judged by its first character past whitespace (and a BOM). */
 export function mayBeJson(text: string): boolean {

@@ -1,3 +1,4 @@
+import type { JobContext, JobContextPatch } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
@@ -15,8 +16,8 @@ import { CONTEXT_KEY } from './step-schema.js';
 
 export const CONTEXT_LIMITS = { keys: 100, valueBytes: 8 * 1024, totalBytes: 64 * 1024 };
 
-export type ContextMap = Record<string, string>;
-export type ContextChanges = Record<string, string | null>;
+export type ContextMap = JobContext;
+export type ContextChanges = JobContextPatch;
 
 const patchSchema = Joi.object()
   .pattern(

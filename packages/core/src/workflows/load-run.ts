@@ -1,7 +1,7 @@
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
 import type { Deps } from '../runtime/deps.js';
 import type { TriggerValues } from '../templates/step-template.js';
-import type { Step } from './step-schema.js';
+import type { Step } from '@cronsvc/contracts';
 
 /** The record of the step a run is at, as the runner reads and writes it. */
 export interface StepRow {

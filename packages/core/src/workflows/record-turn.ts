@@ -1,3 +1,4 @@
+import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
 import type pg from 'pg';
 import { inTransaction, SqlBuilder } from '../db/client.js';
 import { newId } from '../ids/ids.js';
@@ -10,19 +11,19 @@ import type { Run, StepRow } from './load-run.js';
 /** A step attempt as stored: the fields of an execution's attempt. */
 export interface StepAttemptWrite {
   number: number;
-  status: string;
+  status: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
   bodyPreview: string | null;
   responseHeaders: Record<string, string> | null;
-  errorClass: string | null;
+  errorClass: ErrorClass | null;
   errorMessage: string | null;
   startedAt: Date;
 }
 
 export interface FinalState {
   status: 'succeeded' | 'failed';
-  errorClass: string | null;
+  errorClass: ErrorClass | null;
   errorMessage: string | null;
   /** The response that ended the run, when its last move was an HTTP attempt that got one; else the run's last response is used. */
   response?: { statusCode: number; bodyPreview: string | null } | null;

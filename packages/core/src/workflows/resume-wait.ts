@@ -1,3 +1,4 @@
+import type { ResumeResult } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../runtime/deps.js';
 import { hashToken } from '../workspaces/workspaces.js';
@@ -7,7 +8,7 @@ import { settleWait } from './settle-wait.js';
  * POST /v1/resume/:token (DECISIONS D7): the posted payload becomes the waiting step's input and
  * the run continues. A token works once: used, expired or unknown, it is a 404.
  */
-export async function resumeByToken(deps: Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger'>, token: string, payload: unknown): Promise<{ resumed: true; execution_id: string }> {
+export async function resumeByToken(deps: Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger'>, token: string, payload: unknown): Promise<ResumeResult> {
   const settled = await settleWait(deps, { tokenHash: hashToken(token) }, { type: 'wait_for_webhook', decision: 'resumed', input: payload });
   if (!settled) throw new AppError('not_found', 'no waiting step has this resume token (it is unknown, used, or its wait is over)');
   return { resumed: true, execution_id: settled.executionId };

@@ -10,7 +10,7 @@ import { attemptHttpStep } from './http-step.js';
 import { loadRun, type Run, type StepRow } from './load-run.js';
 import { approvalUrls, resumeUrl } from './public-urls.js';
 import { ContextLimitError, recordTurn, type FinalState, type Recorded, type StepAttemptWrite, type TurnRecord } from './record-turn.js';
-import type { ApprovalStep, HttpStep, Step, WaitStep } from './step-schema.js';
+import type { ApprovalStep, ErrorClass, HttpStep, Step, WaitStep } from '@cronsvc/contracts';
 
 /**
  * The step runner (docs/adr/010-step-driven-executions.md): one turn of a claimed step-driven
@@ -62,7 +62,7 @@ function finish(run: Run, final: FinalState, extra: Partial<TurnRecord> = {}, co
  * A failure of the current step that ends the run with the same class. `response` is the HTTP
  * response this move got, if any; without one the run's last response is reported.
  */
-function failStep(run: Run, step: Step, errorClass: string, message: string, now: Date, failing: StepWrite, extra: Partial<TurnRecord> = {}, response?: FinalState['response']): Plan {
+function failStep(run: Run, step: Step, errorClass: ErrorClass, message: string, now: Date, failing: StepWrite, extra: Partial<TurnRecord> = {}, response?: FinalState['response']): Plan {
   const failed: StepWrite = { ...failing, status: 'failed', errorClass, errorMessage: message, finishedAt: now };
   return finish(run, { status: 'failed', errorClass, errorMessage: `step "${step.id}": ${message}`, response }, { ...extra, step: failed });
 }
@@ -116,7 +116,7 @@ async function planHttp(deps: RunAttemptDeps, run: Run, step: HttpStep): Promise
   }
   // An attempt without a response reports the run's last response, as a request job reports its last.
   const response = made.response ?? undefined;
-  if (verdict.outcome === 'failed') return failStep(run, step, verdict.errorClass ?? 'HTTP_ERROR', verdict.errorMessage ?? 'failed', now, running, { attempt }, response);
+  if (verdict.outcome === 'failed') return failStep(run, step, verdict.errorClass, verdict.errorMessage ?? 'failed', now, running, { attempt }, response);
   return planSuccess(deps, run, step, running, made.document, now, { attempt }, response);
 }
 

@@ -1,4 +1,4 @@
-import { STEP_KINDS } from '../jobs/job-schema.js';
+import { STEP_KINDS } from '@cronsvc/contracts';
 
 const STEP_DRIVEN = new Set<string>(STEP_KINDS);
 

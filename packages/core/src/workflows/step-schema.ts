@@ -1,6 +1,6 @@
+import { STEP_TYPES } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { jsonPathProblem } from '../executions/json-path.js';
-import type { RequestSpec } from '../jobs/job-schema.js';
 
 /**
  * The steps of a step-driven job (README "Workflows"). Built from the request schema that the
@@ -8,9 +8,6 @@ import type { RequestSpec } from '../jobs/job-schema.js';
  * validated exactly like a request job's (and any hardening of those rules applies to both),
  * without this module importing the job schema back.
  */
-
-export const STEP_TYPES = ['http', 'wait_for_webhook', 'approval'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
 
 /** Step ids name steps in records and URLs; context keys are template names (`{{context.<key>}}`). */
 export const STEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -21,34 +18,6 @@ export const MAX_EXTRACTS = 50;
 export const MAX_WAIT_SECONDS = 7200;
 const MAX_JSON_DEPTH = 64;
 
-interface StepBase {
-  id: string;
-  extract?: Record<string, string>;
-  extract_to_context?: Record<string, string>;
-}
-export interface HttpStep extends StepBase {
-  type: 'http';
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body_template?: unknown;
-  timeout_seconds: number;
-  success_statuses: number[];
-  response_matcher?: RequestSpec['response_matcher'];
-  response_assertions?: RequestSpec['response_assertions'];
-}
-export interface WaitStep extends StepBase {
-  type: 'wait_for_webhook';
-  timeout_seconds?: number;
-  on_timeout: 'fail' | 'continue';
-}
-export interface ApprovalStep extends StepBase {
-  type: 'approval';
-  message: string;
-  timeout_seconds?: number;
-  on_timeout: 'reject' | 'approve';
-}
-export type Step = HttpStep | WaitStep | ApprovalStep;
 
 function depthOf(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;

@@ -1,3 +1,4 @@
+import type { ApiTokenCreated, WorkspaceCreated, WorkspaceInput } from '@cronsvc/contracts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Joi from 'joi';
 import type { Db } from '../db/client.js';
@@ -20,20 +21,20 @@ function newStoredSigningKey(encryptionKey: Buffer): string {
 
 const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
-async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKEN_PREFIX)) {
+async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKEN_PREFIX)): Promise<ApiTokenCreated> {
   const id = newId('tok');
   await db.apiToken.create({ data: { id, workspaceId, tokenHash: hashToken(token) } });
   return { id, api_token: token };
 }
 
-export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unknown) {
-  const { name } = validate<{ name: string }>(createWorkspaceSchema, body);
+export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unknown): Promise<WorkspaceCreated> {
+  const { name } = validate<WorkspaceInput>(createWorkspaceSchema, body);
   const workspace = await db.workspace.create({ data: { id: newId('wsp'), name, signingKey: newStoredSigningKey(encryptionKey) } });
   const token = await issueToken(db, workspace.id);
   return { id: workspace.id, name: workspace.name, api_token: token.api_token, created_at: workspace.createdAt.toISOString(), updated_at: workspace.updatedAt.toISOString() };
 }
 
-export async function createApiToken(db: Db, workspaceId: string) {
+export async function createApiToken(db: Db, workspaceId: string): Promise<ApiTokenCreated> {
   const workspace = await db.workspace.findUnique({ where: { id: workspaceId } });
   if (!workspace) throw AppError.notFound('workspace');
   return issueToken(db, workspaceId);

@@ -1,11 +1,9 @@
+import type { ChannelType } from '@cronsvc/contracts';
 import type Joi from 'joi';
 import type { Classification, SendResult } from '../../deliveries/delivery-policy.js';
 import type { HttpClient } from '../../http/http-client.js';
 import type { NotificationMessage } from '../notification-message.js';
 import type { Mailer } from '../mailer.js';
-
-export const CHANNEL_TYPES = ['webhook', 'email', 'chat_a', 'chat_b', 'chat_c'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** A channel's config with its defaults, credentials included (and resolved, when sending). */
 export type ChannelConfig = Record<string, unknown>;

@@ -6,7 +6,8 @@ import { chatBAdapter } from './chat-b.js';
 import { chatCAdapter } from './chat-c.js';
 import { emailAdapter } from './email.js';
 import { escapeDiscord, escapeHtml, escapeSlack } from './escape.js';
-import { CHANNEL_ADAPTERS, CHANNEL_TYPES } from './index.js';
+import { CHANNEL_TYPES } from '@cronsvc/contracts';
+import { CHANNEL_ADAPTERS } from './index.js';
 import { webhookAdapter, webhookSignature } from './webhook.js';
 
 // A job name and a response body that try every trick of every format.

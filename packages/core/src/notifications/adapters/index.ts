@@ -1,4 +1,5 @@
-import type { ChannelAdapter, ChannelType } from './adapter.js';
+import type { ChannelType } from '@cronsvc/contracts';
+import type { ChannelAdapter } from './adapter.js';
 import { chatAAdapter } from './chat-a.js';
 import { chatBAdapter } from './chat-b.js';
 import { chatCAdapter } from './chat-c.js';

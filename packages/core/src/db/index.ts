@@ -1,0 +1,3 @@
+// What other packages may use of db/; the other modules here are internal to @cronsvc/core.
+export { type Db, type JobRow, Prisma, type SqlPool } from './client.js';
+export { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.js';

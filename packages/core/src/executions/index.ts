@@ -1,0 +1,10 @@
+// What other packages may use of executions/; the other modules here are internal to @cronsvc/core.
+export { executionRow } from './create-executions.js';
+export { type ExecutionWithAttempts, getExecution, listExecutions } from './list-executions.js';
+export { parkExecution } from './park-execution.js';
+export { pruneExecutions, retentionCutoff } from './prune-executions.js';
+export { reconcileQueue } from './reconcile-queue.js';
+export { resumeExecution } from './resume-execution.js';
+export { runAttempt, type RunOutcome } from './run-attempt.js';
+export { runNow } from './run-now.js';
+export { serializeExecution } from './serialize-execution.js';

@@ -1,0 +1,9 @@
+// What other packages may use of jobs/; the other modules here are internal to @cronsvc/core.
+export { createJob } from './create-job.js';
+export { importCrontab } from './import-crontab.js';
+export { deleteJob, pauseJob, resumeJob } from './job-lifecycle.js';
+export { type JobInput, jobSchema } from './job-schema.js';
+export { findJob } from './job-store.js';
+export { listJobs } from './list-jobs.js';
+export { serializeJob } from './serialize-job.js';
+export { updateJob } from './update-job.js';
