@@ -24,6 +24,8 @@ const api = useCliApi({
 });
 
 const ANSI = /\x1b\[/;
+// For tests that run the CLI a dozen times one after another (each run starts a Node process).
+const LONG_TEST_MS = 120_000;
 const finished = (id: string) =>
   waitFor(async () => {
     const execution = await api.json<Execution>(['executions', 'get', id]);
@@ -179,7 +181,7 @@ describe('cronsvc executions', () => {
     const refused = await api.cli(['executions', 'park', first.id]);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: invalid_state: /) });
     expect(await api.cli(['executions', 'get', 'exe_nope'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
-  });
+   }, LONG_TEST_MS);
 
   it('--watch redraws every 2 seconds until Ctrl-C', async () => {
     const child = spawn(process.execPath, [CLI, 'executions', 'list', '--watch', '--limit', '1'], {
@@ -216,12 +218,18 @@ describe('cronsvc dlq', () => {
     expect(replayed).toMatchObject({ source: 'dlq_replay', replay_of_id: a!.id });
     expect(await api.cli(['dlq', 'delete', b!.id])).toMatchObject({ code: 0, stdout: `removed ${b!.id} from the DLQ\n` });
     expect(await api.cli(['dlq', 'delete', b!.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
-    const batch = await api.json<{ replayed: { id: string }[] }>(['dlq', 'replay', '--job', job.id]);
+    const batch = await api.json<{ replayed: { id: string; execution_id: string }[] }>(['dlq', 'replay', '--job', job.id]);
     expect(batch.replayed.map((r) => r.id)).toContain(c!.id);
-    await finished(replayed.id);
+    // The replays fail too and are dead-lettered in turn: --all replays those it finds, once.
+    await Promise.all([replayed.id, ...batch.replayed.map((r) => r.execution_id)].map(finished));
+    const before = await api.json<ListEnvelope<Execution>>(['dlq', 'list', '--all']);
+    expect(before.total).toBeGreaterThanOrEqual(batch.replayed.length);
+    const again = await api.json<{ replayed: { id: string }[]; failed: unknown[] }>(['dlq', 'replay', '--all']);
+    expect(again.replayed.map((r) => r.id).sort()).toEqual(before.data.map((e) => e.id).sort());
+    expect(await api.cli(['dlq', 'replay', '--job', 'job_unknown'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
     const purged = await api.json<{ purged: number }>(['dlq', 'purge', '--job', job.id]);
     expect(purged.purged).toBeGreaterThanOrEqual(1);
     expect((await api.json<ListEnvelope<Execution>>(['dlq', 'list', '--job-name', 'always fails'])).total).toBe(0);
     expect(await api.cli(['dlq', 'replay'])).toMatchObject({ code: 2, stderr: expect.stringContaining('give one of: an id, --job ID, --all') });
-  });
+   }, LONG_TEST_MS);
 });

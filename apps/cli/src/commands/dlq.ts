@@ -30,23 +30,19 @@ const statsText = (stats: DlqStats) =>
   ].join('\n');
 
 /**
- * Replays in batches of 100 until nothing is left: each batch takes the items out of the DLQ, so
- * the next batch reads the next ones. Stops when a batch replays nothing, so items that keep
- * failing to replay cannot loop forever.
+ * Replays what the DLQ holds when the command starts (of one job, with `jobId`), 100 ids per
+ * request. The ids are listed first, so replays that fail again while this runs, and land in
+ * the DLQ themselves, are not replayed in turn.
  */
 async function replayEverything(client: CronsvcClient, jobId?: string): Promise<ReplayBatchResult> {
+  if (jobId) await client.jobs.get(jobId);
+  const listed = await fetchPages((q) => client.dlq.list({ ...q, sort: 'created_at', order: 'asc' }), { all: true });
+  const ids = listed.data.filter((e) => !jobId || e.job_id === jobId).map((e) => e.id);
   const total: ReplayBatchResult = { replayed: [], failed: [] };
-  for (;;) {
-    let batch: ReplayBatchResult;
-    if (jobId) batch = await client.dlq.replayBatch({ job_id: jobId });
-    else {
-      const page = await client.dlq.list({ limit: REPLAY_BATCH_MAX, sort: 'created_at', order: 'asc' });
-      if (!page.data.length) break;
-      batch = await client.dlq.replayBatch({ ids: page.data.map((e) => e.id) });
-    }
+  for (let i = 0; i < ids.length; i += REPLAY_BATCH_MAX) {
+    const batch = await client.dlq.replayBatch({ ids: ids.slice(i, i + REPLAY_BATCH_MAX) });
     total.replayed.push(...batch.replayed);
     total.failed.push(...batch.failed);
-    if (!batch.replayed.length) break;
   }
   return total;
 }
