@@ -181,7 +181,7 @@ describe('cronsvc executions', () => {
     const refused = await api.cli(['executions', 'park', first.id]);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: invalid_state: /) });
     expect(await api.cli(['executions', 'get', 'exe_nope'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
-   }, LONG_TEST_MS);
+  }, LONG_TEST_MS);
 
   it('--watch redraws every 2 seconds until Ctrl-C', async () => {
     const child = spawn(process.execPath, [CLI, 'executions', 'list', '--watch', '--limit', '1'], {
@@ -231,5 +231,5 @@ describe('cronsvc dlq', () => {
     expect(purged.purged).toBeGreaterThanOrEqual(1);
     expect((await api.json<ListEnvelope<Execution>>(['dlq', 'list', '--job-name', 'always fails'])).total).toBe(0);
     expect(await api.cli(['dlq', 'replay'])).toMatchObject({ code: 2, stderr: expect.stringContaining('give one of: an id, --job ID, --all') });
-   }, LONG_TEST_MS);
+  }, LONG_TEST_MS);
 });
