@@ -2,6 +2,8 @@ import type { Channel, Delivery, ListEnvelope, Monitor, Rule, Secret, SigningKey
 import { useCliApi } from './cli-harness.js';
 
 const api = useCliApi({ env: { PUBLIC_BASE_URL: 'https://cron.example.com' } });
+// For tests that run the CLI a dozen times one after another (each run starts a Node process).
+const LONG_TEST_MS = 120_000;
 
 describe('cronsvc secrets and signing-key', () => {
   it('creates a secret from stdin and from --value (with a warning), lists, updates and deletes it', async () => {
@@ -35,7 +37,7 @@ describe('cronsvc secrets and signing-key', () => {
     expect(updated.id).toBe(secret.id);
     expect(await api.cli(['secrets', 'delete', secret.id])).toMatchObject({ code: 0, stdout: `deleted ${secret.id}\n` });
     expect(await api.cli(['secrets', 'delete', secret.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
-  });
+  }, LONG_TEST_MS);
 
   it('shows and rotates the signing key', async () => {
     const key = await api.json<SigningKey>(['signing-key', 'get']);
@@ -150,7 +152,7 @@ describe('cronsvc monitors and ping', () => {
     expect(await api.cli(['monitors', 'create', '--name', 'x'])).toMatchObject({ code: 2, stderr: 'error: monitors create needs --name and --interval\n' });
     expect(await api.cli(['monitors', 'delete', monitor.id])).toMatchObject({ code: 0, stdout: `deleted ${monitor.id}\n` });
     expect(await api.cli(['monitors', 'get', monitor.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
-  });
+  }, LONG_TEST_MS);
 
   it('pings by token without an API token, and by ping URL without any configuration', async () => {
     const monitor = await api.json<Monitor>(['monitors', 'create', '--name', 'pinged', '--interval', '60']);
