@@ -1,4 +1,5 @@
 import type { Channel, Delivery, ListEnvelope, Monitor, Rule, Secret, SigningKey } from '@cronsvc/contracts';
+import { aDelivery } from '@cronsvc/core/testing';
 import { useCliApi } from './cli-harness.js';
 
 const api = useCliApi({ env: { PUBLIC_BASE_URL: 'https://cron.example.com' } });
@@ -116,17 +117,20 @@ describe('cronsvc channels, rules and deliveries', () => {
     expect(await api.cli(['rules', 'remove', jobRule.id, '--job', job.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
   });
 
-  it('lists deliveries (all, by status, of one execution) and refuses to retry an unknown one', async () => {
-    const [all, failed, table, unknown] = await Promise.all([
-      api.json<ListEnvelope<Delivery>>(['deliveries', 'list']),
+  it('lists deliveries by status, retries a failed one, and refuses to retry an unknown one', async () => {
+    const delivery = await aDelivery(api.ctx.runtime, api.workspaceId);
+    const [failed, sent, table, unknown] = await Promise.all([
       api.json<ListEnvelope<Delivery>>(['deliveries', 'list', '--status', 'failed']),
+      api.json<ListEnvelope<Delivery>>(['deliveries', 'list', '--status', 'sent']),
       api.cli(['deliveries', 'list']),
       api.cli(['deliveries', 'retry', 'dlv_unknown']),
     ]);
-    expect(all).toEqual({ data: [], total: 0, limit: 50, offset: 0 });
-    expect(failed.total).toBe(0);
-    expect(table.stdout).toMatch(/^ID\s+KIND\s+EVENT\s+STATUS\s+ATTEMPTS\s+CODE\s+CREATED\s+LAST ERROR\n$/);
+    expect(failed.data.map((d) => d.id)).toEqual([delivery.id]);
+    expect(sent.total).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`^ID\\s+KIND\\s+EVENT\\s+STATUS\\s+ATTEMPTS\\s+CODE\\s+CREATED\\s+LAST ERROR\\n${delivery.id}\\s+callback\\s+on_failure\\s+failed\\s+5\\s+500\\s+.*HTTP 500\\n$`));
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
+    expect(await api.cli(['deliveries', 'retry', delivery.id])).toMatchObject({ code: 0, stdout: `${delivery.id} pending\n` });
+    expect(await api.cli(['deliveries', 'retry', delivery.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: invalid_state: /) });
     const badStatus = await api.cli(['deliveries', 'list', '--status', 'lost']);
     expect(badStatus).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: validation_failed: /) });
     expect(await api.cli(['deliveries', 'list', '--execution', 'exe_unknown'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
