@@ -1,3 +1,4 @@
+import { newId } from '../src/ids/ids.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { createMonitor } from '../src/monitors/save-monitor.js';
 import { createChannel } from '../src/notifications/save-channel.js';
@@ -30,6 +31,25 @@ export function aRule(runtime: Runtime, workspaceId: string, owner: RuleOwner, c
 
 export function aMonitor(runtime: Runtime, workspaceId: string, overrides: Record<string, unknown> = {}) {
   return createMonitor(runtime, workspaceId, { name: 'a monitor', expected_interval_sec: 60, ...overrides });
+}
+
+/** A delivery written straight to Postgres as the notifier leaves one that gave up: a failed callback unless `fields` say otherwise. */
+export function aDelivery(runtime: Runtime, workspaceId: string, fields: Record<string, unknown> = {}) {
+  return runtime.db.delivery.create({
+    data: {
+      id: newId('dlv'),
+      workspaceId,
+      kind: 'callback',
+      event: 'on_failure',
+      url: 'https://example.com/callback',
+      payload: {},
+      status: 'failed',
+      attempts: 5,
+      lastStatusCode: 500,
+      lastError: 'HTTP 500',
+      ...fields,
+    },
+  });
 }
 
 /**

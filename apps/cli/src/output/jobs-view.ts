@@ -1,0 +1,51 @@
+import type { ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
+import { paintStatus, type Paint } from './color.js';
+import { details, table } from './table.js';
+import { relativeTime } from './time.js';
+
+export function scheduleText(job: Job): string {
+  if (job.kind === 'recurring') return `every ${job.schedule?.every_n_minutes}m`;
+  if (job.kind === 'scheduled') return `at ${job.schedule?.run_at}`;
+  if (job.kind === 'one_time') return 'once';
+  if (job.kind === 'webhook_trigger') return job.schedule?.cron ? `cron ${job.schedule.cron}, webhook` : 'webhook';
+  return `cron ${job.schedule?.cron}`;
+}
+
+export const jobsTable = (paint: Paint, page: ListEnvelope<Job>) =>
+  table(page.data, [
+    { header: 'ID', value: (j) => j.id },
+    { header: 'NAME', value: (j) => j.name, max: 40 },
+    { header: 'KIND', value: (j) => j.kind },
+    { header: 'SCHEDULE', value: scheduleText, max: 40 },
+    { header: 'STATE', value: (j) => paintStatus(paint, j.state) },
+    { header: 'NEXT RUN', value: (j) => relativeTime(j.next_run_at) },
+  ]);
+
+export function jobDetails(paint: Paint, job: Job): string {
+  const request = job.request;
+  const headers = request ? Object.entries(request.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join(', ') : '';
+  return details([
+    ['ID', job.id],
+    ['Name', job.name],
+    ['Kind', job.kind],
+    ['State', paintStatus(paint, job.state)],
+    ['Schedule', scheduleText(job)],
+    ['Next run', job.next_run_at ? `${job.next_run_at} (${relativeTime(job.next_run_at)})` : '-'],
+    ['Request', request ? `${request.method} ${request.url}` : undefined],
+    ['Headers', headers],
+    ['Body', request?.body === undefined || request.body === null ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body)],
+    ['Timeout', request ? `${request.timeout_seconds} s` : undefined],
+    ['Steps', job.steps ? job.steps.map((s) => `${s.id} (${s.type})`).join(', ') : undefined],
+    ['Max attempts', String(job.retry_policy.max_attempts)],
+    ['Trigger URL', job.trigger_url],
+    ['Created', `${job.created_at} (${relativeTime(job.created_at)})`],
+    ['Updated', `${job.updated_at} (${relativeTime(job.updated_at)})`],
+  ]);
+}
+
+export function importSummary(paint: Paint, result: ImportResult): string {
+  const lines = [`${result.created.length} job(s) created, ${result.errors.length} line(s) refused`];
+  for (const job of result.created) lines.push(`  ${paint('+', 'green')} ${job.id}  ${job.name}`);
+  for (const error of result.errors) lines.push(`  ${paint('!', 'red')} line ${error.line}: ${error.message}`);
+  return lines.join('\n');
+}

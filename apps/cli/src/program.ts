@@ -1,0 +1,53 @@
+import { Command } from 'commander';
+import { registerChannels } from './commands/channels.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerDeliveries } from './commands/deliveries.js';
+import { registerDlq } from './commands/dlq.js';
+import { registerExecutions } from './commands/executions.js';
+import { registerJobs } from './commands/jobs.js';
+import { registerLogin } from './commands/login.js';
+import { registerMonitors, registerPing } from './commands/monitors.js';
+import { registerRules } from './commands/rules.js';
+import { registerSecrets, registerSigningKey } from './commands/secrets.js';
+import { example } from './commands/shared.js';
+
+/** Every command without a subcommand of its own. */
+function leaves(command: Command): Command[] {
+  return command.commands.length ? command.commands.flatMap(leaves) : [command];
+}
+
+/**
+ * The whole command tree. Options are positional: --url and --token go before the command
+ * (`cronsvc --url U jobs list`), since `jobs create --url` is the job's target. --json is also
+ * accepted after any command.
+ */
+export function createProgram(): Command {
+  const program = new Command('cronsvc')
+    .description('Command-line client of cron-service: jobs, executions, the DLQ, secrets, notifications and monitors.')
+    .version('0.1.0')
+    .enablePositionalOptions()
+    .option('--url <url>', 'API base URL (overrides CRONSVC_URL and the login config)')
+    .option('--token <token>', 'API token (overrides CRONSVC_TOKEN and the login config)')
+    .option('--json', 'print the API response body as JSON')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+  example(program, 'cronsvc login', 'cronsvc jobs list', 'CRONSVC_URL=http://localhost:3000 CRONSVC_TOKEN=dev-token cronsvc executions list --status failed --json');
+
+  registerLogin(program);
+  registerJobs(program);
+  registerExecutions(program);
+  registerDlq(program);
+  registerSecrets(program);
+  registerSigningKey(program);
+  registerChannels(program);
+  registerRules(program);
+  registerDeliveries(program);
+  registerMonitors(program);
+  registerPing(program);
+  registerCompletion(program);
+
+  for (const command of leaves(program)) {
+    if (command.name() !== 'completion' && !command.options.some((o) => o.long === '--json')) command.option('--json', 'print the API response body as JSON');
+  }
+  return program;
+}

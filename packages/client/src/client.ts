@@ -1,0 +1,25 @@
+import { dlqEndpoints } from './endpoints/dlq.js';
+import { executionsEndpoints } from './endpoints/executions.js';
+import { jobsEndpoints } from './endpoints/jobs.js';
+import { monitorsEndpoints } from './endpoints/monitors.js';
+import { channelsEndpoints, deliveriesEndpoints, rulesEndpoints } from './endpoints/notifications.js';
+import { secretsEndpoints, signingKeyEndpoints } from './endpoints/secrets.js';
+import { createSend, type HttpOptions } from './http.js';
+
+/** One method per /v1 endpoint the CLI uses, grouped as the README groups them. */
+export function createClient(options: HttpOptions) {
+  const send = createSend(options);
+  return {
+    jobs: jobsEndpoints(send),
+    executions: executionsEndpoints(send),
+    dlq: dlqEndpoints(send),
+    secrets: secretsEndpoints(send),
+    signingKey: signingKeyEndpoints(send),
+    channels: channelsEndpoints(send),
+    rules: rulesEndpoints(send),
+    deliveries: deliveriesEndpoints(send),
+    monitors: monitorsEndpoints(send),
+  };
+}
+
+export type CronsvcClient = ReturnType<typeof createClient>;

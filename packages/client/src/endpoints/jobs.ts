@@ -1,0 +1,18 @@
+import type { Execution, ExecutionListQuery, ImportResult, Job, JobInput, JobListQuery, JobPatch, ListEnvelope } from '@cronsvc/contracts';
+import type { Query, Send } from '../http.js';
+
+const job = (id: string) => `/v1/jobs/${encodeURIComponent(id)}`;
+
+export const jobsEndpoints = (send: Send) => ({
+  list: (query: JobListQuery = {}) => send<ListEnvelope<Job>>('GET', '/v1/jobs', { query: query as Query }),
+  get: (id: string) => send<Job>('GET', job(id)),
+  create: (body: JobInput) => send<Job>('POST', '/v1/jobs', { body }),
+  update: (id: string, body: JobPatch) => send<Job>('PATCH', job(id), { body }),
+  delete: (id: string) => send<void>('DELETE', job(id)),
+  pause: (id: string) => send<Job>('POST', `${job(id)}/pause`),
+  resume: (id: string) => send<Job>('POST', `${job(id)}/resume`),
+  runNow: (id: string) => send<Execution>('POST', `${job(id)}/run-now`),
+  import: (crontab: string, defaultUrl?: string) =>
+    send<ImportResult>('POST', '/v1/jobs/import', { body: defaultUrl === undefined ? { crontab } : { crontab, default_url: defaultUrl } }),
+  executions: (id: string, query: ExecutionListQuery = {}) => send<ListEnvelope<Execution>>('GET', `${job(id)}/executions`, { query: query as Query }),
+});
