@@ -210,6 +210,23 @@ export async function waitUntil(what: string, done: () => Promise<boolean>, time
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Polls `done()` until it reaches `expected`, or nothing moved for stallMs. */
+export async function waitForCompletion(done: () => Promise<number>, expected: number, stallMs: number, check: () => void): Promise<number> {
+  let last = -1;
+  let movedAt = Date.now();
+  for (;;) {
+    check();
+    const n = await done();
+    if (n >= expected) return n;
+    if (n !== last) {
+      last = n;
+      movedAt = Date.now();
+    } else if (Date.now() - movedAt > stallMs) return n;
+    await sleep(250);
+  }
+}
+
+
 /** Busy and total jiffies of the whole machine, from /proc/stat. */
 function systemTicks(): { busy: number; total: number } {
   const first = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);

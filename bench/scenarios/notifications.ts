@@ -4,7 +4,7 @@
 // event-to-sent latency is a delivery's sent_at minus its execution's finished_at (the moment the
 // event was written). Every delivery must reach the target exactly once (by its Idempotency-Key).
 import { apiPost } from '../harness/api-client.js';
-import { cpuWindow, ensureService, sleep, type BenchContext } from '../harness/context.js';
+import { cpuWindow, ensureService, sleep, waitForCompletion, type BenchContext } from '../harness/context.js';
 import { failingJobShape, resetServiceData, seedManualExecutions, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
 import { countDeliveries } from '../lib/lag.js';
 import { TARGETS } from '../lib/params.js';
@@ -17,22 +17,6 @@ const JOBS = 100;
 const ENQUEUE_BATCH = 1_000;
 
 /** Polls the count of settled deliveries until it reaches `expected` or stops moving for stallMs. */
-async function waitForDeliveries(ctx: BenchContext, expected: number, stallMs: number): Promise<number> {
-  let last = -1;
-  let movedAt = Date.now();
-  for (;;) {
-    ctx.service?.assertAlive();
-    const { rows } = await ctx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM deliveries WHERE status IN ('sent', 'failed')`);
-    const n = rows[0].n;
-    if (n >= expected) return n;
-    if (n !== last) {
-      last = n;
-      movedAt = Date.now();
-    } else if (Date.now() - movedAt > stallMs) return n;
-    await sleep(250);
-  }
-}
-
 export async function notifications(ctx: BenchContext): Promise<ScenarioResult> {
   const n = ctx.params.notifications.executions;
   const expected = 2 * n;
@@ -56,7 +40,12 @@ export async function notifications(ctx: BenchContext): Promise<ScenarioResult> 
   for (let i = 0; i < executions.length; i += ENQUEUE_BATCH) {
     await ctx.queues.enqueueExecutions(executions.slice(i, i + ENQUEUE_BATCH).map((e) => ({ executionId: e.id, attempt: 1, runAt: e.scheduledFor })));
   }
-  const settled = await waitForDeliveries(ctx, expected, ctx.params.notifications.stallMs);
+  const settled = await waitForCompletion(
+    async () => (await ctx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM deliveries WHERE status IN ('sent', 'failed')`)).rows[0].n,
+    expected,
+    ctx.params.notifications.stallMs,
+    () => ctx.service?.assertAlive(),
+  );
   const cpu = closeCpu();
   // The target records an arrival when it reads the request; give the last ones a moment.
   await sleep(500);

@@ -9,7 +9,7 @@ import { makeWorkerUtils } from 'graphile-worker';
 import { Redis } from 'ioredis';
 import PgBoss from 'pg-boss';
 import path from 'node:path';
-import { cpuWindow, ensureService, PROFILE_DIR, sleep, type BenchContext, type CpuReport } from '../harness/context.js';
+import { cpuWindow, ensureService, PROFILE_DIR, waitForCompletion, type BenchContext, type CpuReport } from '../harness/context.js';
 import { repoRoot, spawnTsx, type Managed } from '../harness/processes.js';
 import { benchWorkspaces, resetServiceData, seedManualExecutions, seedOneTimeJobs, type SeededJob } from '../harness/seed.js';
 import { REDIS_URL } from '../harness/stores.js';
@@ -26,22 +26,6 @@ interface VariantRun {
   name: string;
   figure: Figure;
   details: Record<string, unknown>;
-}
-
-/** Polls `done()` until it reaches `expected`, or nothing moved for stallMs. */
-async function waitForCompletion(done: () => Promise<number>, expected: number, stallMs: number, check: () => void): Promise<number> {
-  let last = -1;
-  let movedAt = Date.now();
-  for (;;) {
-    check();
-    const n = await done();
-    if (n >= expected) return n;
-    if (n !== last) {
-      last = n;
-      movedAt = Date.now();
-    } else if (Date.now() - movedAt > stallMs) return n;
-    await sleep(250);
-  }
 }
 
 function rateFigure(name: string, firstEnqueueAt: number, completedAt: number[], expected: number, extraProblems: string[], note?: string): { figure: Figure; rate: ReturnType<typeof throughputRate> } {
