@@ -1,0 +1,44 @@
+/**
+ * PostgreSQL cannot store a NUL character: `text` refuses the byte 0x00 and `jsonb` refuses the
+ * escape \u0000. Text that comes from outside (a target's answer, an inbound webhook, a resume
+ * payload) may hold one, and a record that cannot be written is worse than a changed character,
+ * so NUL becomes U+FFFD (the replacement character) before anything is stored: visible, and not
+ * a way to glue two keys or two words into one.
+ */
+export const NUL_REPLACEMENT = '\uFFFD';
+
+export function withoutNulText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', NUL_REPLACEMENT) : text;
+}
+
+/**
+ * The JSON value with NUL replaced in every string and key. Values without NUL are returned as
+ * they are (the same object), so the common case allocates nothing. Iterative, so a deep value
+ * cannot overflow the stack.
+ */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return withoutNulText(value) as T;
+  if (typeof value !== 'object' || value === null || !containsNul(value)) return value;
+  return JSON.parse(JSON.stringify(value).replace(ESCAPED_NUL, '\\ufffd')) as T;
+}
+
+// \u0000 in JSON text, where its backslash is not itself escaped (preceded by an even run of them).
+const ESCAPED_NUL = /(?<=(?:^|[^\\])(?:\\\\)*)\\u0000/g;
+
+/** Whether a string or key anywhere in `value` holds NUL. */
+export function containsNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) return true;
+    } else if (Array.isArray(node)) pending.push(...node);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(child);
+      }
+    }
+  }
+  return false;
+}
