@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { aTriggerJob, httpStep, startTargetServer, type TargetServer } from '@cronsvc/core/testing';
+import { aTriggerJob, aWorkflow, approvalStep, httpStep, startTargetServer, waitStep, type TargetServer } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
 // Whoever holds a trigger URL controls {{trigger.*}}, and whoever answers an earlier step
@@ -47,7 +47,7 @@ it('sends a stored step whose host came before the check nowhere else, even with
 });
 
 it('percent-encodes trigger and context values in a URL path, so they cannot end the path or add a query', async () => {
-  f.target.handle((req, res) => {
+  f.target.handle((_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ next: 'b c/?#@x' }));
   });
@@ -61,4 +61,32 @@ it('percent-encodes trigger and context values in a URL path, so they cannot end
   const [exe] = (await f.get(`/v1/jobs/${job.id}/executions`)).body.data;
   expect((await f.until(exe.id, 'failed', 'succeeded')).status).toBe('succeeded');
   expect(f.target.received.map((r) => r.url)).toEqual(['/items/a/b%3Fadmin%3D1%23frag?q=x%26role%3Dadmin', '/next/b%20c/%3F%23%40x']);
+});
+
+describe('a wait whose time is up before the scheduler expires it', () => {
+  // No scheduler runs in this file, so nothing sweeps the wait: its time runs out in the row only.
+  async function waitingAt(step: Record<string, unknown>) {
+    const job = await f.createJob(aWorkflow([step, httpStep('after', `${f.target.url}/after`)]));
+    const exe = await f.until(await f.runNow(job.id), 'waiting');
+    await f.ctx.runtime.pool.query("UPDATE step_executions SET expires_at = now() - interval '1 second' WHERE execution_id = $1", [exe.id]);
+    return exe;
+  }
+
+  it('no longer takes a resume: its token answers 404 and the run stays waiting', async () => {
+    const exe = await waitingAt(waitStep('hook', { timeout_seconds: 60 }));
+    const token = exe.waiting_payload.resume_url.split('/').pop();
+    expect((await request(f.app).post(`/v1/resume/${token}`).send({ late: true })).status).toBe(404);
+    expect((await f.execution(exe.id)).status).toBe('waiting');
+    expect(f.target.received).toEqual([]);
+  });
+
+  it('no longer takes a decision: approve answers 409 already_decided and the approval reads as expired', async () => {
+    const exe = await waitingAt(approvalStep('ok', 'Ship it?', { timeout_seconds: 60 }));
+    const token = exe.waiting_payload.approve_url.split('/').slice(-2)[0];
+    const approve = await request(f.app).post(`/v1/approvals/${token}/approve`).send({});
+    expect(approve.status).toBe(409);
+    expect(approve.body.error).toMatchObject({ code: 'already_decided', message: expect.stringMatching(/expired/) });
+    expect((await request(f.app).get(`/v1/approvals/${token}`)).body.status).toBe('expired');
+    expect((await f.execution(exe.id)).status).toBe('waiting');
+  });
 });
