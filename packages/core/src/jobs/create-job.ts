@@ -1,7 +1,7 @@
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
 import { jobSchema, type JobInput } from './job-schema.js';
@@ -11,7 +11,7 @@ import { insertJob } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
 import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
-import { webhookColumns } from '../workflows/webhook-credentials.js';
+import { webhookColumns } from './webhook-credentials.js';
 
 export interface CreateJobResult {
   job: JobRow;

@@ -4,7 +4,7 @@ import type { Db, Prisma } from '../db/client.js';
 import type { Monitor } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 
 export type MonitorRow = Monitor;

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { newId, newToken } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { findMonitor, type MonitorRow } from './monitor-store.js';
 

@@ -3,7 +3,7 @@ import type { Db, Prisma } from '../db/client.js';
 import type { NotificationChannel } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import type { Channel, ChannelType } from '@cronsvc/contracts';
 import { CHANNEL_ADAPTERS } from './adapters/index.js';

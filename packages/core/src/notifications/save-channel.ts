@@ -5,7 +5,7 @@ import { Prisma } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { isBlockedLiteralHost } from '../http/target-guard.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { placeholderSafeUrl } from '../templates/template.js';
 import { joiDetails, validate } from '../validation/validate.js';
 import { CHANNEL_TYPES, type ChannelType } from '@cronsvc/contracts';

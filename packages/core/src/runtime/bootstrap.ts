@@ -8,7 +8,7 @@ import { createLogger, type Logger } from '../logging/logger.js';
 import { applyQueueSchema, createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
 import { createQueues } from '../queues/queues.js';
 import { ensureBootstrapWorkspace } from '../workspaces/workspaces.js';
-import { systemClock, type Deps } from './deps.js';
+import { systemClock, type Deps } from '../deps/deps.js';
 import { createRedis } from './redis.js';
 
 export interface Runtime extends Deps {

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { encryptValue } from './crypto.js';
 import { secretValueSchema } from './secret-value.js';

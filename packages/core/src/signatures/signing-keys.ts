@@ -1,7 +1,7 @@
 import type { SigningKey } from '@cronsvc/contracts';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { encryptValue } from '../secrets/crypto.js';
 import type { SigningKeys } from './sign.js';
 import { generateSigningKey, openSigningKey, signingKeyBytes } from './signing-key-format.js';

@@ -1,8 +1,8 @@
 import type { ApprovalDecision, ApprovalDecisionResult } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
-import { hashToken } from '../workspaces/workspaces.js';
-import { settleWait } from './settle-wait.js';
+import type { Deps } from '../deps/deps.js';
+import { hashToken } from '../ids/ids.js';
+import { settleWait } from '../executions/settle-wait.js';
 
 /**
  * POST /v1/approvals/:token/approve|reject (DECISIONS D7): the first decision counts and queues

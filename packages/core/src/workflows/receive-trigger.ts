@@ -1,13 +1,14 @@
 import type { SqlPool } from '../db/client.js';
+import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
-import { hashToken } from '../workspaces/workspaces.js';
+import type { Deps } from '../deps/deps.js';
+import { hashToken } from '../ids/ids.js';
 import { triggerInput } from './inbound-request.js';
-import { webhookSecretMatches } from './webhook-credentials.js';
+import { webhookSecretMatches } from '../jobs/webhook-credentials.js';
 
 interface TriggerJob {
   id: string;
@@ -24,8 +25,17 @@ interface NewRun {
   jobId: string;
   jobName: string;
   at: Date;
-  triggerInput: string;
+  triggerInput: unknown;
 }
+
+const RUN_COLUMNS: readonly Column<NewRun>[] = [
+  { name: 'id', type: 'text', value: (r) => r.id },
+  { name: 'workspace_id', type: 'text', value: (r) => r.workspaceId },
+  { name: 'job_id', type: 'text', value: (r) => r.jobId },
+  { name: 'job_name', type: 'text', value: (r) => r.jobName },
+  { name: 'at', type: 'timestamptz', value: (r) => r.at },
+  { name: 'trigger_input', type: 'jsonb', value: (r) => r.triggerInput },
+];
 
 // Triggers arriving together share one lookup and one insert (one batcher per pool each), as
 // the API's token lookups and job inserts do: a burst of thousands costs a few round trips.
@@ -37,7 +47,7 @@ const LOOKUP_SQL = `
 const INSERT_SQL = `
   INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, trigger_input, created_at, updated_at)
   SELECT t.id, t.workspace_id, t.job_id, t.job_name, 'queued', 'webhook', t.at, t.at, t.trigger_input, t.at, t.at
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS t(id, workspace_id, job_id, job_name, at, trigger_input)
+    FROM ${unnestFrom(RUN_COLUMNS, 't')}
     JOIN jobs AS j ON j.id = t.job_id
   RETURNING id`;
 
@@ -57,8 +67,7 @@ const inserts = perPool(
   (pool: SqlPool) =>
     new GroupCommit<NewRun, boolean>(
       async (runs) => {
-        const values = [runs.map((r) => r.id), runs.map((r) => r.workspaceId), runs.map((r) => r.jobId), runs.map((r) => r.jobName), runs.map((r) => r.at.toISOString()), runs.map((r) => r.triggerInput)];
-        const { rows } = await pool.query<{ id: string }>({ name: 'insert-triggered', text: INSERT_SQL, values });
+        const { rows } = await pool.query<{ id: string }>({ name: 'insert-triggered', text: INSERT_SQL, values: columnArrays(RUN_COLUMNS, runs) });
         const stored = new Set(rows.map((r) => r.id));
         return runs.map((r) => stored.has(r.id));
       },
@@ -96,7 +105,7 @@ export async function receiveTrigger(deps: Pick<Deps, 'pool' | 'clock' | 'queues
   const at = deps.clock.now();
   const input = triggerInput({ headers: inbound.headers, body: inbound.body, query: inbound.query, remoteAddress: inbound.remoteAddress, receivedAt: at });
   const id = newId('exe');
-  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: JSON.stringify(input) });
+  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: input });
   if (!stored) return null;
   await enqueueCommitted(deps, [{ executionId: id, attempt: 1, runAt: at }]);
   return id;

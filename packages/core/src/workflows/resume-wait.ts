@@ -1,8 +1,8 @@
 import type { ResumeResult } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
-import { hashToken } from '../workspaces/workspaces.js';
-import { settleWait } from './settle-wait.js';
+import type { Deps } from '../deps/deps.js';
+import { hashToken } from '../ids/ids.js';
+import { settleWait } from '../executions/settle-wait.js';
 
 /**
  * POST /v1/resume/:token (DECISIONS D7): the posted payload becomes the waiting step's input and

@@ -3,16 +3,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Joi from 'joi';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import { newId, newToken } from '../ids/ids.js';
+import { hashToken, newId, newToken } from '../ids/ids.js';
 import { encryptValue } from '../secrets/crypto.js';
 import { generateSigningKey } from '../signatures/signing-key-format.js';
 import { validate } from '../validation/validate.js';
 
 export const API_TOKEN_PREFIX = 'csk_';
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** Encrypted at rest like secrets: the key is what lets anyone forge our requests. */
 function newStoredSigningKey(encryptionKey: Buffer): string {

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { JobRow } from '../db/client.js';
 import { newToken } from '../ids/ids.js';
-import type { JobInput } from '../jobs/job-schema.js';
+import type { JobInput } from './job-schema.js';
 import { decryptValue, DecryptionError, encryptValue } from '../secrets/crypto.js';
-import { hashToken } from '../workspaces/workspaces.js';
+import { hashToken } from '../ids/ids.js';
 
 /**
  * Credentials of webhook_trigger jobs (README "Webhook triggers"). The trigger token is a bearer
