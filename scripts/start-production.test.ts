@@ -44,3 +44,24 @@ it('exits 78 naming REDIS_URL when Redis cannot be reached and the queue backend
   expect(code).toBe(78);
   expect(output).toMatch(new RegExp(`REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${deadPort}.*Set REDIS_URL to a reachable Redis, or QUEUE_BACKEND=postgres`));
 });
+
+it('exits 78 naming ADMIN_TOKEN and BOOTSTRAP_API_TOKEN when either is shorter than 32 characters, without printing them', async () => {
+  const { code, output } = await start({ ADMIN_TOKEN: 'change-me', BOOTSTRAP_API_TOKEN: 'dev-token-0123456789abcdef01234', REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+  expect(code).toBe(78);
+  expect(output).toMatch(/"ADMIN_TOKEN" must be at least 32 characters long when NODE_ENV=production \(it is 9\)/);
+  expect(output).toMatch(/"BOOTSTRAP_API_TOKEN" must be at least 32 characters long when NODE_ENV=production \(it is 31\)/);
+  expect(output).not.toContain('change-me');
+  expect(output).not.toContain('dev-token-0123456789abcdef01234');
+});
+
+it('accepts tokens of 32 characters and more in production (and goes on to the next check)', async () => {
+  const { code, output } = await start({
+    ADMIN_TOKEN: 'a'.repeat(32),
+    BOOTSTRAP_API_TOKEN: `csk_${randomBytes(32).toString('base64url')}`,
+    DATABASE_URL: `postgresql://postgres@127.0.0.1:${deadPort}/cron_service`,
+    REDIS_URL: `redis://127.0.0.1:${deadPort}`,
+  });
+  expect(code).toBe(78);
+  expect(output).not.toMatch(/_TOKEN/);
+  expect(output).toMatch(/DATABASE_URL: cannot connect/);
+});

@@ -90,6 +90,10 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
 }).unknown(true);
 
+// Tokens that guard the admin API and a whole workspace; in production one short enough to guess
+// is refused at start-up rather than accepted.
+const MIN_PRODUCTION_TOKEN_LENGTH = 32;
+
 export class ConfigError extends Error {}
 
 function loadDevKey(keyFile: string): Buffer {
@@ -119,6 +123,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     if (key.length !== 32) problems.push('"SECRETS_ENCRYPTION_KEY" must be 32 bytes, base64-encoded');
   } else if (value.NODE_ENV === 'production') {
     problems.push('"SECRETS_ENCRYPTION_KEY" is required when NODE_ENV=production');
+  }
+  if (value.NODE_ENV === 'production') {
+    for (const name of ['ADMIN_TOKEN', 'BOOTSTRAP_API_TOKEN']) {
+      const token = value[name] as string | undefined;
+      if (token !== undefined && token.length < MIN_PRODUCTION_TOKEN_LENGTH) {
+        problems.push(`"${name}" must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters long when NODE_ENV=production (it is ${token.length}); generate one with: openssl rand -base64 32`);
+      }
+    }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze({
