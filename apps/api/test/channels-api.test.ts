@@ -57,7 +57,7 @@ describe('POST /v1/notification-channels', () => {
   it('stores credentials encrypted, not in the clear', async () => {
     const res = await post({ name: 'at rest', type: 'chat_c', config: { bot_token: '999:SECRET-token', chat_id: '1' } });
     const row = await api.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: res.body.id } });
-    expect(row.credentials).toMatch(/^enc1:/);
+    expect(row.credentials).toMatch(/^enc2:/);
     expect(JSON.stringify(row)).not.toContain('SECRET-token');
   });
 
@@ -164,7 +164,7 @@ describe('listing, reading and PATCHing channels', () => {
     expect(unsigned.body.configured_secrets).toEqual(['url']);
     const row = await api.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: created.id } });
     const { decryptCredentials } = await import('@cronsvc/core');
-    expect(decryptCredentials(api.ctx.config.secretsEncryptionKey, row.credentials)).toEqual({ url: VALID.webhook.url });
+    expect(decryptCredentials(api.ctx.config.secretsEncryptionKey, row, row.credentials)).toEqual({ url: VALID.webhook.url });
   });
 
   it('returns a field set to null to its default', async () => {

@@ -58,6 +58,11 @@ export interface Config {
   readonly maxJobsPerWorkspace: number;
   /** Requests per minute one API token may make, shared by all API processes; undefined = no limit. */
   readonly rateLimitPerMinute: number | undefined;
+  /**
+   * Requests per minute to one public token (trigger, resume, approval, ping), or with unknown
+   * tokens from one client address, shared by all API processes; undefined = no limit (set to 0).
+   */
+  readonly publicRateLimitPerMinute: number | undefined;
 }
 
 const schema = Joi.object({
@@ -88,6 +93,7 @@ const schema = Joi.object({
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
 }).unknown(true);
 
 // Tokens that guard the admin API and a whole workspace; in production one short enough to guess
@@ -162,5 +168,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
   });
 }
