@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { aChannel, aJob, aRule } from '@cronsvc/core/testing';
@@ -59,6 +60,10 @@ describe('POST /v1/notification-channels', () => {
     const row = await api.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.credentials).toMatch(/^enc2:/);
     expect(JSON.stringify(row)).not.toContain('SECRET-token');
+    // The destination key covers the bot token: keyed, so the database alone cannot test guesses against it.
+    const unkeyed = createHash('sha256').update(JSON.stringify(['chat_c', '999:SECRET-token', '1', ''])).digest('hex');
+    expect(row.destinationKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.destinationKey).not.toBe(unkeyed);
   });
 
   it('takes chat_a’s url as webhook_url and reports it under that name', async () => {

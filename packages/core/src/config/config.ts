@@ -63,6 +63,8 @@ export interface Config {
    * tokens from one client address, shared by all API processes; undefined = no limit (set to 0).
    */
   readonly publicRateLimitPerMinute: number | undefined;
+  /** Notification messages (channel deliveries) one workspace may send per minute; more wait for the next minute. */
+  readonly deliveryRateLimitPerMinute: number;
 }
 
 const schema = Joi.object({
@@ -94,6 +96,7 @@ const schema = Joi.object({
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
+  DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
 }).unknown(true);
 
 // Tokens that guard the admin API and a whole workspace; in production one short enough to guess
@@ -169,5 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
   });
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import Joi from 'joi';
 import type { Config } from '../config/config.js';
 import { Prisma } from '../db/client.js';
@@ -5,6 +6,7 @@ import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { isBlockedLiteralHost } from '../http/target-guard.js';
 import { newId } from '../ids/ids.js';
 import type { Deps } from '../runtime/deps.js';
+import { derivedKeys } from '../secrets/crypto.js';
 import { placeholderSafeUrl } from '../templates/template.js';
 import { joiDetails, validate } from '../validation/validate.js';
 import { CHANNEL_TYPES, type ChannelType } from '@cronsvc/contracts';
@@ -72,6 +74,17 @@ async function lockReferencedSecrets(tx: Prisma.TransactionClient, workspaceId: 
   if (problems.length > 0) throw AppError.validation(problems);
 }
 
+/**
+ * Who the channel's messages reach: an HMAC of its type and destination fields (templates as
+ * written), under a key derived for this alone. Keyed, because those fields include credentials
+ * (a bot token, a webhook URL holding its secret): a plain hash of one would let anyone with the
+ * database test guesses against it.
+ */
+export function destinationKey(key: Buffer, adapter: ChannelAdapter<unknown>, full: ChannelConfig): string {
+  const parts = adapter.destinationFields.map((field) => (full[field] === undefined || full[field] === null ? '' : String(full[field])));
+  return createHmac('sha256', derivedKeys(key).channelDestinationMac).update(JSON.stringify([adapter.type, ...parts])).digest('hex');
+}
+
 /** Validates a whole channel and prepares its stored columns. */
 function prepare(deps: Pick<Deps, 'config'>, channel: ChannelOwner, input: ChannelInput) {
   const adapter = CHANNEL_ADAPTERS[input.type];
@@ -86,6 +99,7 @@ function prepare(deps: Pick<Deps, 'config'>, channel: ChannelOwner, input: Chann
       config: config as Prisma.InputJsonValue,
       credentials: encryptCredentials(deps.config.secretsEncryptionKey, channel, credentials),
       secretRefs: secretNamesOf(credentials),
+      destinationKey: destinationKey(deps.config.secretsEncryptionKey, adapter, full),
     },
   };
 }

@@ -46,6 +46,7 @@ describe('value encryption', () => {
     expect(derived.encryption.equals(key)).toBe(false);
     expect(derived.webhookSecretMac.equals(key)).toBe(false);
     expect(derived.webhookSecretMac.equals(derived.encryption)).toBe(false);
+    expect(new Set([key, derived.encryption, derived.webhookSecretMac, derived.channelDestinationMac].map((k) => k.toString('hex'))).size).toBe(4);
     expect(derivedKeys(Buffer.from(key)).encryption.equals(derived.encryption)).toBe(true);
   });
 

@@ -44,6 +44,8 @@ export interface DerivedKeys {
   encryption: Buffer;
   /** HMAC-SHA256 key of webhook-trigger secrets. */
   webhookSecretMac: Buffer;
+  /** HMAC-SHA256 key of notification channels' destination keys (which cover credentials). */
+  channelDestinationMac: Buffer;
 }
 
 const derive = (key: Buffer, info: string) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `cronsvc ${info}`, 32));
@@ -54,7 +56,11 @@ const derived = new WeakMap<Buffer, DerivedKeys>();
 export function derivedKeys(key: Buffer): DerivedKeys {
   let keys = derived.get(key);
   if (!keys) {
-    keys = { encryption: derive(key, 'value encryption v2'), webhookSecretMac: derive(key, 'webhook secret mac v2') };
+    keys = {
+      encryption: derive(key, 'value encryption v2'),
+      webhookSecretMac: derive(key, 'webhook secret mac v2'),
+      channelDestinationMac: derive(key, 'channel destination mac v1'),
+    };
     derived.set(key, keys);
   }
   return keys;
