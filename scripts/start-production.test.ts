@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { databaseUrl, spawnProcess, repoRoot, testRun, uniqueName } from '@cronsvc/core/testing';
+import { closedPort, databaseUrl, spawnProcess, repoRoot, testRun, uniqueName } from '@cronsvc/core/testing';
 
 // With NODE_ENV=production nothing embedded starts by itself: a store that cannot be reached
 // stops `npm start` at once with exit code 78 and the variable to set.
@@ -10,10 +8,7 @@ import { databaseUrl, spawnProcess, repoRoot, testRun, uniqueName } from '@crons
 let deadPort: number;
 
 beforeAll(async () => {
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  deadPort = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
+  deadPort = await closedPort();
 });
 
 async function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createRuntime, loadConfig } from '@cronsvc/core';
-import { approvalStep, aTriggerJob, aWorkflow, capturingLogger, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
+import { approvalStep, aTriggerJob, aWorkflow, capturingLogger, closedPort, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
@@ -124,17 +124,9 @@ describe('a public path token that is not one', () => {
 });
 
 describe('the error log', () => {
-  let deadPort: number;
-  beforeAll(async () => {
-    const probe = net.createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    deadPort = (probe.address() as AddressInfo).port;
-    await new Promise((r) => probe.close(r));
-  });
-
   it('names the route with :token in place of a public token when a request fails', async () => {
     const { logger, lines } = capturingLogger();
-    const config = loadConfig({ ...f.ctx.env, DATABASE_URL: `postgresql://postgres@127.0.0.1:${deadPort}/nothing` });
+    const config = loadConfig({ ...f.ctx.env, DATABASE_URL: `postgresql://postgres@127.0.0.1:${await closedPort()}/nothing` });
     const runtime = createRuntime(config, logger);
     try {
       const app = createApp(runtime);
