@@ -25,9 +25,9 @@ function sendAppError(res: Response, err: AppError): void {
 }
 
 /**
- * The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process.
- * What it logs names the path with the token of a public endpoint cut out: the token is the
- * credential, and logs are read by more people than hold it.
+ * The one place errors become HTTP answers (the error envelope of the README): no stack traces
+ * leave the process. What it logs names the path with the token of a public endpoint cut out:
+ * the token is the credential, and logs are read by more people than hold it.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
