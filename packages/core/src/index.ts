@@ -21,8 +21,8 @@ export {
 } from './jobs/index.js';
 export { createLogger, type Logger } from './logging/index.js';
 export {
-  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pruneMonitorDeliveries, recordPing, resumeMonitor,
-  serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
+  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pingTokenKnown, pruneMonitorDeliveries, recordPing, resumeMonitor,
+  revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
 } from './monitors/index.js';
 export {
   createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannels, listRules,
@@ -39,13 +39,14 @@ export { runAttempt, type RunOutcome } from './runners/index.js';
 export { fireDueJobs } from './schedules/index.js';
 export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';
 export {
-  generateSigningKey, getSigningKey, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes
+  generateSigningKey, getSigningKey, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes, signingKeyPlace
 } from './signatures/index.js';
-export { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, validate } from './validation/index.js';
+export { MAX_REQUEST_JSON_DEPTH, requestTooDeep, textNestedDeeperThan, validate, withoutNul } from './validation/index.js';
 export {
-  decideApproval, expireWaits, getApproval, getJobContext, parseInboundBody, patchJobContext, receiveTrigger, resumeByToken
+  checkTriggerSecret, decideApproval, expireWaits, findTrigger, getApproval, getJobContext, parseInboundBody, patchJobContext, resumeByToken,
+  startTriggeredRun, type TriggerJob, unknownResumeToken, waitTokenKnown
 } from './workflows/index.js';
 export {
-  createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, type RateLimitStore, revokeApiToken,
-  secretsEqual, workspaceForToken
+  clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, pruneRateLimitWindows,
+  publicRateLimitKey, type RateLimiter, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
 } from './workspaces/index.js';

@@ -150,14 +150,14 @@ async function targetOf(deps: DeliveryDeps, d: ClaimedDelivery, now: Date): Prom
   try {
     if (d.kind === 'callback') {
       const keys = signingKeysFrom(
-        { signingKey: d.signing_key, previousSigningKey: d.previous_signing_key, signingKeyRotatedAt: d.signing_key_rotated_at },
+        { workspaceId: d.workspace_id, signingKey: d.signing_key, previousSigningKey: d.previous_signing_key, signingKeyRotatedAt: d.signing_key_rotated_at },
         deps.config.secretsEncryptionKey,
         now,
       );
       return { sender: callbackSender as Sender<unknown, unknown>, config: { url: d.url, executionId: d.execution_id, keys }, secretValues: [] };
     }
-    if (d.channel_type === null || d.channel_config === null || d.channel_credentials === null) return { error: 'the channel was deleted' };
-    const resolved = await resolveChannelConfig(deps, d.workspace_id, d.channel_config, d.channel_credentials);
+    if (d.channel_id === null || d.channel_type === null || d.channel_config === null || d.channel_credentials === null) return { error: 'the channel was deleted' };
+    const resolved = await resolveChannelConfig(deps, { id: d.channel_id, workspaceId: d.workspace_id }, d.channel_config, d.channel_credentials);
     if ('missing' in resolved) return { error: `secret ${resolved.missing.map((n) => `"${n}"`).join(', ')} does not exist in this workspace` };
     return { sender: CHANNEL_ADAPTERS[d.channel_type] as Sender<unknown, unknown>, config: resolved.config, secretValues: resolved.secretValues };
   } catch (error) {

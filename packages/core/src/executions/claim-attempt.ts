@@ -83,7 +83,7 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     request: row.request,
     retryPolicy: row.retry_policy,
     maxConcurrentExecutions: row.max_concurrent_executions,
-    signingKeys: { signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
+    signingKeys: { workspaceId: row.workspace_id, signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
     claimToken: row.claim_token,
     unrecordedClaims: row.unrecorded_claims,
   };

@@ -34,16 +34,17 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   await checkJobReferences(deps.db, workspaceId, input);
 
   const base = { kind: input.kind, state: input.state, schedule: input.schedule ?? null, scheduleAnchor: now };
+  const id = newId('job');
   const row: JobRow = {
     ...jobFields(input),
-    id: newId('job'),
+    id,
     workspaceId,
     createdAt: now,
     updatedAt: now,
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
-    ...webhookColumns(deps.config.secretsEncryptionKey, input, null, input.webhook_secret !== undefined),
+    ...webhookColumns(deps.config.secretsEncryptionKey, { id, workspaceId }, input, null, input.webhook_secret !== undefined),
   };
   // A one_time job commits its first execution with it, in the same statement.
   const fire = input.kind === 'one_time' && input.state === 'active' ? { executionId: newId('exe'), scheduledFor: now } : null;

@@ -99,7 +99,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
       where: { id: job.id },
       data: {
         ...jobColumns(input),
-        ...webhookColumns(deps.config.secretsEncryptionKey, input, job, 'webhook_secret' in patch),
+        ...webhookColumns(deps.config.secretsEncryptionKey, job, input, job, 'webhook_secret' in patch),
         scheduleAnchor: anchor,
         nextRunAt: replan ? plannedNextRun({ ...input, schedule: input.schedule ?? null, scheduleAnchor: anchor }, now) : job.nextRunAt,
       },

@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { revealWebhookToken, webhookColumns, webhookSecretHash, webhookSecretMatches } from './webhook-credentials.js';
+import { createHmac, randomBytes } from 'node:crypto';
+import { legacyWebhookSecretHash } from '../../test/legacy-values.js';
+import { needsRehash, revealWebhookToken, webhookColumns, webhookSecretHash, webhookSecretMatches } from './webhook-credentials.js';
 
 const key = randomBytes(32);
+const job = { id: 'job_1', workspaceId: 'wsp_1' };
 
 it('matches the secret only exactly, under the same key', () => {
   const stored = webhookSecretHash(key, 'shared');
@@ -10,14 +12,27 @@ it('matches the secret only exactly, under the same key', () => {
   expect(webhookSecretMatches(randomBytes(32), stored, 'shared')).toBe(false);
 });
 
+it('hashes under a key derived for it (v2), and still checks a first-version hash made under the encryption key itself', () => {
+  const stored = webhookSecretHash(key, 'shared');
+  expect(stored).toMatch(/^v2:[0-9a-f]{64}$/);
+  expect(stored.slice(3)).not.toBe(createHmac('sha256', key).update('webhook-secret:shared').digest('hex'));
+  expect(needsRehash(stored)).toBe(false);
+  const legacy = legacyWebhookSecretHash(key, 'shared');
+  expect(needsRehash(legacy)).toBe(true);
+  expect(webhookSecretMatches(key, legacy, 'shared')).toBe(true);
+  expect(webhookSecretMatches(key, legacy, 'other')).toBe(false);
+});
+
 it('gives a new webhook_trigger job a token stored encrypted and hashed, keeps it on later changes, and drops it for other kinds', () => {
-  const created = webhookColumns(key, { kind: 'webhook_trigger', webhook_secret: 's' }, null, true);
-  const token = revealWebhookToken(key, created);
+  const created = webhookColumns(key, job, { kind: 'webhook_trigger', webhook_secret: 's' }, null, true);
+  const token = revealWebhookToken(key, { ...job, ...created });
   expect(token).toMatch(/^trg_[A-Za-z0-9_-]{43}$/);
   expect(created.webhookToken).not.toContain(token);
-  expect(created.webhookSecretHash).toBe(webhookSecretHash(key, 's'));
-  expect(webhookColumns(key, { kind: 'webhook_trigger' }, created, false)).toEqual(created);
-  expect(webhookColumns(key, { kind: 'webhook_trigger' }, created, true)).toEqual({ ...created, webhookSecretHash: null });
-  expect(webhookColumns(key, { kind: 'workflow' }, created, false)).toEqual({ webhookToken: null, webhookTokenHash: null, webhookSecretHash: null });
-  expect(revealWebhookToken(randomBytes(32), created)).toBeNull();
+  expect(webhookSecretMatches(key, created.webhookSecretHash!, 's')).toBe(true);
+  expect(webhookColumns(key, job, { kind: 'webhook_trigger' }, created, false)).toEqual(created);
+  expect(webhookColumns(key, job, { kind: 'webhook_trigger' }, created, true)).toEqual({ ...created, webhookSecretHash: null });
+  expect(webhookColumns(key, job, { kind: 'workflow' }, created, false)).toEqual({ webhookToken: null, webhookTokenHash: null, webhookSecretHash: null });
+  expect(revealWebhookToken(randomBytes(32), { ...job, ...created })).toBeNull();
+  // Copied into another job's row, the token does not open there.
+  expect(revealWebhookToken(key, { id: 'job_2', workspaceId: 'wsp_1', webhookToken: created.webhookToken })).toBeNull();
 });

@@ -42,7 +42,7 @@ export async function deleteChannel(deps: Pick<Deps, 'db'>, workspaceId: string,
 /** A channel as the API shows it: never a credential, only which ones are set. */
 export function serializeChannel(channel: ChannelRow, encryptionKey: Buffer): Channel {
   const adapter = CHANNEL_ADAPTERS[channel.type as ChannelType];
-  const credentials = decryptCredentials(encryptionKey, channel.credentials);
+  const credentials = decryptCredentials(encryptionKey, channel, channel.credentials);
   return {
     id: channel.id,
     name: channel.name,

@@ -55,7 +55,7 @@ export async function testChannel(deps: Deps & { http: HttpClient; mailer: Maile
   const type = channel.type as ChannelType;
   let resolved;
   try {
-    resolved = await resolveChannelConfig(deps, workspaceId, channel.config as Record<string, unknown>, channel.credentials);
+    resolved = await resolveChannelConfig(deps, channel, channel.config as Record<string, unknown>, channel.credentials);
   } catch (error) {
     if (error instanceof DecryptionError) return failed(`a credential cannot be decrypted: ${error.message}`, null, true);
     throw error;

@@ -8,9 +8,10 @@ import { newId } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
 import { hashToken } from '../ids/ids.js';
 import { triggerInput } from './inbound-request.js';
-import { webhookSecretMatches } from '../jobs/webhook-credentials.js';
+import { needsRehash, webhookSecretHash, webhookSecretMatches } from '../jobs/webhook-credentials.js';
 
-interface TriggerJob {
+/** A webhook_trigger job as a trigger call finds it by its token. */
+export interface TriggerJob {
   id: string;
   workspace_id: string;
   name: string;
@@ -82,22 +83,39 @@ export interface InboundTrigger {
   remoteAddress: string | undefined;
 }
 
+type TriggerDeps = Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger' | 'config'>;
+
 /**
- * POST /v1/triggers/:token (DECISIONS D7). A known token of an active webhook_trigger job starts
- * an execution (source `webhook`, `trigger_input` from the request) that waits its turn like any
- * other under max_concurrent_executions. Unknown tokens, and jobs that are paused or draft, are
- * answered the same way and start nothing; only a wrong X-Webhook-Secret is an error (401).
- * Returns the new execution's id, or null when none was started.
+ * POST /v1/triggers/:token (README "Webhook triggers"), in the order the API takes it, so that
+ * nothing is read or stored for a call that is refused: the job of the token (null for an unknown
+ * token, which is answered like a known one and starts nothing), then its secret, then the run.
  */
-export async function receiveTrigger(deps: Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger' | 'config'>, token: string, inbound: InboundTrigger): Promise<string | null> {
-  const job = await lookups(deps.pool).add(hashToken(token));
-  if (!job) return null;
-  if (job.webhook_secret_hash !== null) {
-    const given = inbound.headers['x-webhook-secret'];
-    if (!webhookSecretMatches(deps.config.secretsEncryptionKey, job.webhook_secret_hash, typeof given === 'string' ? given : undefined)) {
-      throw new AppError('unauthorized', 'X-Webhook-Secret does not match the secret of this trigger');
-    }
+export async function findTrigger(deps: Pick<Deps, 'pool'>, token: string): Promise<TriggerJob | null> {
+  return lookups(deps.pool).add(hashToken(token));
+}
+
+// Rewrites a first-version secret hash once a call has shown the secret (only then is it known).
+const REHASH_SQL = 'UPDATE jobs SET webhook_secret_hash = $3 WHERE id = $1 AND webhook_secret_hash = $2';
+
+/** Only a wrong or missing X-Webhook-Secret is an error (401), checked before the body is read. */
+export async function checkTriggerSecret(deps: Pick<Deps, 'pool' | 'config'>, job: TriggerJob, given: string | string[] | undefined): Promise<void> {
+  if (job.webhook_secret_hash === null) return;
+  const secret = typeof given === 'string' ? given : undefined;
+  if (!webhookSecretMatches(deps.config.secretsEncryptionKey, job.webhook_secret_hash, secret)) {
+    throw new AppError('unauthorized', 'X-Webhook-Secret does not match the secret of this trigger');
   }
+  if (needsRehash(job.webhook_secret_hash)) {
+    await deps.pool.query({ name: 'rehash-webhook-secret', text: REHASH_SQL, values: [job.id, job.webhook_secret_hash, webhookSecretHash(deps.config.secretsEncryptionKey, secret!)] });
+  }
+}
+
+/**
+ * A known token of an active webhook_trigger job starts an execution (source `webhook`,
+ * `trigger_input` from the request) that waits its turn like any other under
+ * max_concurrent_executions; a job that is paused or draft starts nothing. Returns the new
+ * execution's id, or null when none was started.
+ */
+export async function startTriggeredRun(deps: TriggerDeps, job: TriggerJob, inbound: InboundTrigger): Promise<string | null> {
   if (job.state !== 'active') {
     deps.logger.info('trigger ignored: the job is not active', { jobId: job.id, state: job.state });
     return null;
