@@ -10,13 +10,14 @@ export {
 export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
 export { AppError, isUnavailable } from './errors/index.js';
 export {
-  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, parkExecution, pruneExecutions, reconcileQueue, resumeExecution,
-  retentionCutoff, runAttempt, runNow, type RunOutcome, serializeExecution
+  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
+  reconcileQueue, resumeExecution, retentionCutoff, runAttempt, runNow, type RunOutcome, serializeExecution
 } from './executions/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
 export { newId } from './ids/index.js';
 export {
-  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, updateJob
+  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, upcomingFires,
+  updateJob
 } from './jobs/index.js';
 export { createLogger, type Logger } from './logging/index.js';
 export {
@@ -24,8 +25,8 @@ export {
   serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
 } from './monitors/index.js';
 export {
-  createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannels, listRules,
-  type Mailer, relayEvents, type RuleOwner, serializeChannel, serializeRule, testChannel, updateChannel
+  type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,
+  listChannels, listRules, type Mailer, relayEvents, type RuleOwner, serializeChannel, serializeRule, testChannel, updateChannel
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,
