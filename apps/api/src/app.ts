@@ -19,6 +19,7 @@ import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
+import { CONSOLE_PATH, consoleRouter } from './console/index.js';
 
 /** `redis` is needed only with RATE_LIMIT_PER_MINUTE set (the counts are shared through it). */
 export type ApiDeps = Deps & { redis?: Runtime['redis'] };
@@ -31,6 +32,11 @@ export function createApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple');
   // An ETag costs a hash of every response body; no client of this API sends If-None-Match.
   app.set('etag', false);
+  // What the channel test sends with; a test opens its own SMTP connection.
+  const senders = {
+    http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
+    mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
+  };
   app.use((_req, res, next) => {
     res.locals.requestId = randomUUID();
     res.setHeader('X-Request-Id', res.locals.requestId);
@@ -42,6 +48,8 @@ export function createApp(deps: ApiDeps): Express {
   app.use('/v1/triggers', triggersRouter(deps));
   app.use('/v1/resume', resumeRouter(deps));
   app.use('/v1/approvals', approvalsRouter(deps));
+  // The web console reads its own forms and answers with pages, not the JSON error envelope.
+  app.use(CONSOLE_PATH, consoleRouter(deps, senders));
   app.use(
     express.json({
       limit: '1mb',
@@ -60,11 +68,6 @@ export function createApp(deps: ApiDeps): Express {
   app.use('/admin/v1', adminRouter(deps));
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
 
-  // What the channel test sends with; a test opens its own SMTP connection.
-  const senders = {
-    http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
-    mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
-  };
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
   // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
