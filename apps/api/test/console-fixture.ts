@@ -33,10 +33,10 @@ export function csrfOf(page: string): string {
 /**
  * The hooks of a console test file: the step-driven fixture (database, Redis prefix, target,
  * executor, API, workspace and token) plus a listening server, one Chromium for the whole file
- * and a second workspace. Pages are opened by the tests and
+ * (unless `browser: false`) and a second workspace. Pages are opened by the tests and
  * closed with the browser.
  */
-export function useConsole(options: Parameters<typeof useWorkflowFixture>[0] = {}): ConsoleFixture {
+export function useConsole(options: Parameters<typeof useWorkflowFixture>[0] & { browser?: boolean } = {}): ConsoleFixture {
   const f = useWorkflowFixture(options) as ConsoleFixture;
   let server: Server;
   beforeAll(async () => {
@@ -44,7 +44,7 @@ export function useConsole(options: Parameters<typeof useWorkflowFixture>[0] = {
     server = f.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     f.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    f.browser = await launchChromium();
+    if (options.browser !== false) f.browser = await launchChromium();
     const other = await f.ctx.workspace('other');
     f.other = { ...other, auth: { Authorization: `Bearer ${other.token}` } };
   });
