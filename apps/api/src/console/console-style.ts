@@ -130,6 +130,8 @@ textarea.tall { min-height: 12rem; }
   table.list td { border: 0; padding: .25rem .6rem .25rem 8.5rem; position: relative; min-height: 1.9rem; overflow-wrap: anywhere; }
   table.list td::before { content: attr(data-label); position: absolute; left: .6rem; top: .3rem; width: 7.5rem; color: var(--muted); font-size: .85rem; font-weight: 600; }
   table.list td.actions-cell { white-space: normal; }
+  table.list td:empty { display: none; }
+  .card { padding: .75rem; }
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: .5rem; }
   .center-card { margin: 1.5rem auto; }
