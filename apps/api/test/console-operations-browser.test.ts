@@ -167,7 +167,7 @@ it('creates a monitor and shows its state, last ping and ping URL; pauses, resum
   expect((await f.get(`/v1/monitors/${monitor.id}`)).status).toBe(404);
 });
 
-it('sends a channel’s test and shows its outcome in place, with the rules that send to it', async () => {
+it('sends a channel’s test and shows its outcome in place, with the rules that send to it, and adds a monitor’s rule', async () => {
   const good = await aChannel(f.ctx.runtime, f.workspaceId, 'webhook', { url: `${f.target.url}/hook` }, 'good hook');
   const bad = await aChannel(f.ctx.runtime, f.workspaceId, 'webhook', { url: `${f.target.url}/missing` }, 'bad hook');
   const job = await f.createJob({ name: 'watched', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/x` } });
@@ -190,7 +190,17 @@ it('sends a channel’s test and shows its outcome in place, with the rules that
   await card('good hook').getByRole('button', { name: 'Remove' }).click();
   await page.waitForURL(/\/console\/channels\?done=rule-removed$/);
   expect((await f.get(`/v1/jobs/${job.id}/notification-rules`)).body.total).toBe(0);
-  expect(bad.id).toMatch(/^chn_/);
+
+  // A monitor's rule is added here.
+  const monitor = (await f.post('/v1/monitors', { name: 'heartbeat', expected_interval_sec: 60 })).body;
+  await page.reload();
+  await page.getByLabel('Monitor', { exact: true }).selectOption(monitor.id);
+  await page.getByLabel('Channel', { exact: true }).selectOption(bad.id);
+  await page.getByLabel('Event', { exact: true }).selectOption('on_down');
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  await page.waitForURL(/done=rule-added$/);
+  expect((await f.get(`/v1/monitors/${monitor.id}/notification-rules`)).body.data).toMatchObject([{ channel_id: bad.id, event: 'on_down' }]);
+  await expect(card('bad hook').locator('ul.plain').innerText()).resolves.toMatch(/on_down of monitor heartbeat/);
 });
 
 it('creates a secret, sets a new value and deletes it, never showing a value', async () => {

@@ -74,6 +74,7 @@ const changes = (o: Objects): [string, Record<string, string>][] => [
   [`/console/monitors/${o.monitor}/delete`, { confirmed: 'yes' }],
   [`/console/monitors/${o.monitor}/rules/${o.monitorRule}/delete`, {}],
   [`/console/channels/${o.channel}/test`, {}],
+  ['/console/channels/monitor-rules', { monitor_id: o.monitor, channel_id: o.channel, event: 'on_recovery' }],
   ['/console/secrets', { name: 'ANOTHER', value: 'v' }],
   [`/console/secrets/${o.secret}`, { value: 'changed' }],
   [`/console/secrets/${o.secret}/delete`, { confirmed: 'yes' }],
@@ -121,18 +122,20 @@ it('answers 404 for another workspace’s objects, read or changed, and leaves t
     expect({ path, status: res.status }).toEqual({ path, status: 404 });
     expect(res.text).toContain('was not found in this workspace');
   }
-  // An id in the path is a 404 of the page; a job named in a form (replay or purge a job's dead
-  // letters) is a 400 on that field, as the API answers.
+  // An id in the path, or the monitor a rule is for, is a 404; a job named in a form (replay or
+  // purge a job's dead letters) is a 400 on that field, as the API answers.
   const idInPath = (path: string) => /\/(job|exe|sec|mon|chn)_/.test(path);
-  for (const [path, body] of changes(theirs).filter(([path, body]) => idInPath(path) || 'job_id' in body)) {
+  for (const [path, body] of changes(theirs).filter(([path, body]) => idInPath(path) || 'job_id' in body || 'monitor_id' in body)) {
     const res = await agent.post(path).type('form').send({ ...body, _csrf: csrf });
-    const expected = idInPath(path) ? 404 : 400;
+    const expected = 'job_id' in body ? 400 : 404;
     expect({ path, status: res.status }).toEqual({ path, status: expected });
   }
   expect(await snapshot(f.other.auth, theirs)).toBe(before);
   // A rule of this workspace's job cannot name the other workspace's channel.
   const rule = await agent.post(`/console/jobs/${mine.job}/rules`).type('form').send({ _csrf: csrf, channel_id: theirs.channel, event: 'on_success' });
   expect(rule.status).toBe(400);
+  const monitorRule = await agent.post('/console/channels/monitor-rules').type('form').send({ _csrf: csrf, monitor_id: mine.monitor, channel_id: theirs.channel, event: 'on_down' });
+  expect(monitorRule.status).toBe(400);
 });
 
 it('escapes whatever a job, a monitor or a response holds', async () => {

@@ -1,4 +1,4 @@
-import type { Channel, ChannelTestResult } from '@cronsvc/contracts';
+import { MONITOR_RULE_EVENTS, type Channel, type ChannelTestResult } from '@cronsvc/contracts';
 import type { ChannelRule } from '@cronsvc/core';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
@@ -36,8 +36,29 @@ function rules(ctx: ViewContext, channelRules: ChannelRule[]): Html {
   return html`<ul class="plain">${items}</ul>`;
 }
 
+export interface ChannelsPage {
+  channels: Channel[];
+  rules: ChannelRule[];
+  monitors: { id: string; name: string }[];
+  tested?: { id: string; result: ChannelTestResult };
+}
+
+function monitorRuleForm(ctx: ViewContext, view: ChannelsPage): Html {
+  if (view.channels.length === 0 || view.monitors.length === 0) return html``;
+  const options = (items: { id: string; name: string }[]) => items.map((i) => html`<option value="${i.id}">${i.name}</option>`);
+  return html`<section class="card" aria-labelledby="monitor-rule-heading"><h2 id="monitor-rule-heading">Alert on a monitor</h2>
+<form class="inline-form" method="post" action="${paths.monitorRule}">
+${csrfField(ctx.csrf)}
+<div class="field"><label for="rule-monitor">Monitor</label><select id="rule-monitor" name="monitor_id">${options(view.monitors)}</select></div>
+<div class="field"><label for="rule-channel">Channel</label><select id="rule-channel" name="channel_id">${options(view.channels)}</select></div>
+<div class="field"><label for="rule-event">Event</label><select id="rule-event" name="event">${MONITOR_RULE_EVENTS.map((e) => html`<option value="${e}">${e}</option>`)}</select></div>
+<button type="submit">Add rule</button>
+</form></section>`;
+}
+
 /** Channels: where notifications go, what sends to each (rules), and Send test with its outcome. */
-export function channelsView(ctx: ViewContext, channels: Channel[], channelRules: ChannelRule[], tested?: { id: string; result: ChannelTestResult }): Html {
+export function channelsView(ctx: ViewContext, view: ChannelsPage): Html {
+  const { channels, rules: channelRules, tested } = view;
   const cards = channels.map(
     (c) => html`<section class="card" aria-labelledby="channel-${c.id}">
 <h2 id="channel-${c.id}">${c.name} <span class="badge">${c.type}</span></h2>
@@ -55,7 +76,8 @@ ${testResult(c.id, tested?.id === c.id ? tested.result : undefined)}
     ctx,
     { title: 'Channels', section: 'channels' },
     html`<h1>Channels</h1>
-<p class="muted">Channels are created through the API or the CLI; a job's rules are added on its page. Send test delivers a sample success notification now, without retries.</p>
-${channels.length === 0 ? html`<p class="empty">No notification channels yet.</p>` : cards}`,
+<p class="muted">Channels are created through the API or the CLI; a job's rules are added on its page, a monitor's below. Send test delivers a sample success notification now, without retries.</p>
+${channels.length === 0 ? html`<p class="empty">No notification channels yet.</p>` : cards}
+${monitorRuleForm(ctx, view)}`,
   );
 }
