@@ -222,7 +222,7 @@ it('creates a secret, sets a new value and deletes it, never showing a value', a
 
   // The new value is what the next request carries.
   const job = await f.createJob({ name: 'deploy', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/deploy`, headers: { 'X-Key': '{{secret.DEPLOY_TOKEN}}' } } });
-  await page.locator('tr', { hasText: 'DEPLOY_TOKEN' }).getByRole('link', { name: 'Set value' }).click();
+  await page.locator('tr', { hasText: 'DEPLOY_TOKEN' }).getByRole('button', { name: 'Set value' }).click();
   await page.getByLabel('New value').fill('rotated-value-789');
   await page.getByRole('button', { name: 'Set value' }).click();
   await page.waitForURL(/done=secret-updated$/);

@@ -25,7 +25,7 @@ export function secretsView(ctx: ViewContext, secrets: Secret[], form: { values:
 <td data-label="Name"><code>${s.name}</code></td>
 <td data-label="Created">${when(s.created_at, ctx.now)}</td>
 <td data-label="Updated">${when(s.updated_at, ctx.now)}</td>
-<td data-label="Actions" class="actions-cell"><div class="actions"><a class="button small" href="${paths.secret(s.id)}">Set value</a>${deleteButton(ctx, s, true)}</div></td>
+<td data-label="Actions" class="actions-cell"><div class="actions"><form method="get" action="${paths.secret(s.id)}"><button type="submit" class="small">Set value</button></form>${deleteButton(ctx, s, true)}</div></td>
 </tr>`,
         )}</tbody></table>`;
   return page(
