@@ -74,7 +74,7 @@ button:hover, .button:hover { background: #eaeef2; }
 .strip .o-running, .strip .o-queued { background: #54aeff; }
 .strip .o-waiting { background: #d4a72c; }
 
-table.list { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid var(--line); border-radius: 8px; }
+table.list { width: 100%; margin: 0 0 1rem; border-collapse: collapse; background: #fff; border: 1px solid var(--line); border-radius: 8px; }
 table.list th, table.list td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid #eaeef2; vertical-align: top; overflow-wrap: break-word; }
 table.list td a, table.list td code, table.list td .mono { overflow-wrap: anywhere; }
 table.list th { font-size: .85rem; color: var(--muted); font-weight: 600; background: #f6f8fa; }
@@ -111,7 +111,7 @@ textarea.tall { min-height: 12rem; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 0 1rem; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin: 0 0 1rem; }
 .filters .field { margin: 0; flex: 1 1 10rem; }
-.filters .field.narrow { flex: 0 1 9rem; }
+.filters .field.narrow { flex: 1 1 9rem; }
 .inline-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin: 0; }
 .inline-form .field { margin: 0; flex: 1 1 12rem; }
 .copy-row { display: flex; gap: .5rem; align-items: center; }

@@ -49,8 +49,8 @@ ${filterSelect('filter-status', 'status', 'Status', EXECUTION_STATUSES, filter.s
 <div class="field"><label for="filter-job-name">Job name</label><input type="search" id="filter-job-name" name="job_name" value="${filter.job_name ?? ''}" autocomplete="off"></div>
 <div class="field"><label for="filter-from">From</label><input type="text" id="filter-from" name="from" value="${filter.from ?? ''}" placeholder="2026-01-01T00:00:00Z" aria-describedby="filter-time-hint" autocomplete="off"></div>
 <div class="field"><label for="filter-to">To</label><input type="text" id="filter-to" name="to" value="${filter.to ?? ''}" placeholder="2026-01-31T23:59:59Z" aria-describedby="filter-time-hint" autocomplete="off"></div>
-${filterSelect('filter-sort', 'sort', 'Sort by', EXECUTION_SORTS, filter.sort, 'scheduled_for (default)')}
-${filterSelect('filter-order', 'order', 'Order', ['desc', 'asc'], filter.order, 'newest first (default)')}
+${filterSelect('filter-sort', 'sort', 'Sort by', EXECUTION_SORTS.filter((s) => s !== 'scheduled_for'), filter.sort, 'scheduled_for')}
+${filterSelect('filter-order', 'order', 'Order', ['asc'], filter.order, 'desc')}
 <button type="submit">Filter</button>
 <span class="hint" id="filter-time-hint">From and To are ISO 8601 times (UTC), both included, on the sort field.</span>
 </form>
