@@ -6,6 +6,5 @@ export { pruneExecutions, retentionCutoff } from './prune-executions.js';
 export { type Outcome, recentOutcomes } from './recent-outcomes.js';
 export { reconcileQueue } from './reconcile-queue.js';
 export { resumeExecution } from './resume-execution.js';
-export { runAttempt, type RunOutcome } from './run-attempt.js';
 export { runNow } from './run-now.js';
 export { serializeExecution } from './serialize-execution.js';

@@ -1,5 +1,5 @@
 import type { ExecutionStatus } from '@cronsvc/contracts';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 export interface Outcome {
   id: string;

@@ -1,5 +1,5 @@
 import type { RuleEvent } from '@cronsvc/contracts';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 export interface ChannelRule {
   id: string;

@@ -14,7 +14,7 @@ export function monitorsRoutes(deps: ConsoleDeps): Router {
 
   const list = async (req: Request, res: Response, status: number, form: { values: FormValues; errors: FieldErrors }) => {
     const monitors = await listMonitors(deps, workspaceOf(res), { limit: '100' });
-    sendPage(res, status, monitorsView(viewContext(deps, req, res), monitors.data.map((m) => serializeMonitor(m, deps.config.publicBaseUrl)), form));
+    sendPage(res, status, monitorsView(viewContext(deps, req, res), monitors.data.map((m) => serializeMonitor(m, deps.config)), form));
   };
 
   router.get('/', (req, res) => list(req, res, 200, { values: {}, errors: {} }));
