@@ -38,7 +38,7 @@ function requireCsrf(deps: ConsoleDeps): RequestHandler {
 }
 
 /**
- * The web console (docs/CONSOLE.md, ADR 012): server-rendered pages that call core's use cases
+ * The web console (docs/CONSOLE.md, ADR 015): server-rendered pages that call core's use cases
  * with the signed-in session's workspace.
  */
 export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer: Mailer | null }): Router {

@@ -4,7 +4,7 @@ import { html as escapingHtml } from 'hono/html';
 export type Html = Awaited<ReturnType<typeof escapingHtml>>;
 
 /**
- * Hono's `html` tag (docs/adr/012-web-console.md): every interpolated value is escaped unless it
+ * Hono's `html` tag (docs/adr/015-web-console.md): every interpolated value is escaped unless it
  * is itself an `html` fragment; arrays are joined; null, undefined and false render nothing.
  * Nothing here interpolates a promise, so the result is always the string itself.
  */
