@@ -21,6 +21,7 @@ import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
+import { CONSOLE_PATH, consoleRouter } from './console/index.js';
 
 /**
  * `redis` holds the counts of RATE_LIMIT_PER_MINUTE and PUBLIC_RATE_LIMIT_PER_MINUTE, shared by
@@ -36,6 +37,11 @@ export function createApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple');
   // An ETag costs a hash of every response body; no client of this API sends If-None-Match.
   app.set('etag', false);
+  // What the channel test sends with; a test opens its own SMTP connection.
+  const senders = {
+    http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
+    mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
+  };
   app.use((_req, res, next) => {
     res.locals.requestId = randomUUID();
     res.setHeader('X-Request-Id', res.locals.requestId);
@@ -50,6 +56,8 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.triggers, triggersRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
+  // The web console reads its own forms and answers with pages, not the JSON error envelope.
+  app.use(CONSOLE_PATH, consoleRouter(deps, senders));
   app.use(jsonBody('1mb'));
 
   app.get('/healthz', (_req, res) => {
@@ -58,11 +66,6 @@ export function createApp(deps: ApiDeps): Express {
   app.use('/admin/v1', adminRouter(deps));
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
 
-  // What the channel test sends with; a test opens its own SMTP connection.
-  const senders = {
-    http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
-    mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
-  };
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
   // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API

@@ -11,13 +11,14 @@ export {
 export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
 export { AppError, isUnavailable } from './errors/index.js';
 export {
-  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, parkExecution, pruneExecutions, reconcileQueue, resumeExecution,
-  retentionCutoff, runNow, serializeExecution
+  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
+  reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution
 } from './executions/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
-  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, updateJob
+  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, upcomingFires,
+  updateJob
 } from './jobs/index.js';
 export { createLogger, type Logger } from './logging/index.js';
 export {
@@ -25,8 +26,9 @@ export {
   revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
 } from './monitors/index.js';
 export {
-  createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannels, listRules,
-  type Mailer, relayEvents, type RuleOwner, SEND_TIMEOUT_MS, serializeChannel, serializeRule, testChannel, updateChannel
+  type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,
+  listChannels, listRules, type Mailer, relayEvents, type RuleOwner, SEND_TIMEOUT_MS, serializeChannel, serializeRule, testChannel,
+  updateChannel
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,

@@ -3,6 +3,7 @@ export { executionRow } from './create-executions.js';
 export { type ExecutionWithAttempts, getExecution, listExecutions } from './list-executions.js';
 export { parkExecution } from './park-execution.js';
 export { pruneExecutions, retentionCutoff } from './prune-executions.js';
+export { type Outcome, recentOutcomes } from './recent-outcomes.js';
 export { reconcileQueue } from './reconcile-queue.js';
 export { resumeExecution } from './resume-execution.js';
 export { runNow } from './run-now.js';

@@ -1,5 +1,6 @@
 // What other packages may use of notifications/; the other modules here are internal to @cronsvc/core.
 export { decryptCredentials } from './channel-credentials.js';
+export { type ChannelRule, listChannelRules } from './channel-rules.js';
 export { deleteChannel, findChannel, listChannels, serializeChannel } from './channel-store.js';
 export { createMailer, type Mailer } from './mailer.js';
 export { relayEvents } from './relay-events.js';
