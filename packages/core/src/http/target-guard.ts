@@ -48,6 +48,10 @@ export function isBlockedLiteralHost(url: string): boolean {
   return isIP(bare) !== 0 && isBlockedAddress(bare);
 }
 
+/** The save-time refusal of a private target, with the setting that lifts it for local development. */
+export const PRIVATE_TARGET_MESSAGE =
+  'must be a publicly reachable address (loopback, private and link-local hosts are refused; ALLOW_PRIVATE_TARGETS=true allows them on a development service)';
+
 export class BlockedTargetError extends Error {
   readonly code = 'BLOCKED_TARGET';
 }
