@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import { createHttpClient, createMailer, MAX_REQUEST_JSON_DEPTH, SEND_TIMEOUT_MS, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
-import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
+import { errorHandler, jsonBodiesOnly, JsonTooDeep, notFoundRoute, nulInPath } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
 import { approvalsRouter } from './routers/approvals.router.js';
@@ -38,10 +38,14 @@ export function createApp(deps: ApiDeps): Express {
   });
   // Public endpoints: the token in the path is the credential, and each reads its body with a
   // parser and limit of its own, so they come before the API-token middleware and the JSON parser.
-  app.use('/v1/ping', pingRouter(deps));
+  // A trigger answers alike for every token, even one no job could have, so it comes before the
+  // NUL check; everything after it answers 404 to a path holding NUL.
   app.use('/v1/triggers', triggersRouter(deps));
+  app.use(nulInPath);
+  app.use('/v1/ping', pingRouter(deps));
   app.use('/v1/resume', resumeRouter(deps));
   app.use('/v1/approvals', approvalsRouter(deps));
+  app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
   app.use(
     express.json({
       limit: '1mb',

@@ -1,6 +1,7 @@
 import type { ErrorCode, ErrorDetail, ErrorEnvelope } from '@cronsvc/contracts';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, isUnavailable, MAX_REQUEST_JSON_DEPTH, type Logger } from '@cronsvc/core';
+import { allowedMethods } from './allowed-methods.js';
 
 /** Thrown by the JSON parser's verify step; a plain Error, since body-parser rewrites its status. */
 export class JsonTooDeep extends Error {}
@@ -15,8 +16,37 @@ function sizeLimit(bytes: number | undefined): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
 
+/**
+ * The end of every router: a path the API has with another method is a 405 naming the methods
+ * it has (`Allow`), anything else a 404. Public routers end with it too, so an unknown path under
+ * a public prefix never asks for an API token it does not take.
+ */
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
+  const path = req.originalUrl.split('?')[0];
+  const allowed = allowedMethods(req.app, path);
+  if (allowed.length > 0 && !allowed.includes('*')) {
+    res.set('Allow', allowed.join(', '));
+    throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
+  }
+  throw new AppError('not_found', `no route for ${req.method} ${path}`);
+};
+
+/** PostgreSQL cannot hold NUL, so no id or token holds one: a path with it names nothing. */
+export const nulInPath: RequestHandler = (req, _res, next) => {
+  if (req.path.includes('%00')) throw new AppError('not_found', 'not found: no id or token holds a NUL character');
+  next();
+};
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** A request body on a JSON route must say it is JSON: anything else is a 415 naming the type expected. */
+export const jsonBodiesOnly: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+  if (hasBody && !req.is(JSON_TYPES)) {
+    const given = req.get('content-type');
+    throw new AppError('unsupported_media_type', `the request body must be JSON: send it with Content-Type: application/json (${given ? `not ${given}` : 'it had no Content-Type'})`);
+  }
+  next();
 };
 
 /** The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process. */

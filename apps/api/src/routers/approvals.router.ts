@@ -2,7 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { ApprovalDecision } from '@cronsvc/contracts';
 import { AppError, decideApproval, getApproval } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
-import { publicNotFound } from '../middleware/public.js';
+import { notFoundRoute } from '../middleware/errors.js';
 import { PAGE_HEADERS, renderApprovalPage, renderDecisionPage, renderProblemPage } from '../pages/approval-page.js';
 
 // A decision carries at most a comment or a small JSON object.
@@ -74,6 +74,6 @@ export function approvalsRouter(deps: ApiDeps): Router {
   };
   router.post('/:token/approve', parseDecision, decide('approved'));
   router.post('/:token/reject', parseDecision, decide('rejected'));
-  router.use(publicNotFound);
+  router.use(notFoundRoute);
   return router;
 }

@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { parseInboundBody, resumeByToken } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
-import { publicNotFound } from '../middleware/public.js';
+import { notFoundRoute } from '../middleware/errors.js';
 
 // The payload becomes the step's input (and may be extracted from), like a trigger's body.
 const RESUME_BODY_LIMIT = '1mb';
@@ -13,6 +13,6 @@ export function resumeRouter(deps: ApiDeps): Router {
     const payload = parseInboundBody(req.body as Buffer | undefined, req.get('content-type'));
     res.set('Cache-Control', 'no-store').json(await resumeByToken(deps, req.params.token, payload));
   });
-  router.use(publicNotFound);
+  router.use(notFoundRoute);
   return router;
 }

@@ -2,7 +2,7 @@ import type { TriggerResult } from '@cronsvc/contracts';
 import express, { Router } from 'express';
 import { parseInboundBody, receiveTrigger } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
-import { publicNotFound } from '../middleware/public.js';
+import { notFoundRoute } from '../middleware/errors.js';
 
 // Webhook senders post whole events; the limit of every other request body applies.
 const TRIGGER_BODY_LIMIT = '1mb';
@@ -16,6 +16,6 @@ export function triggersRouter(deps: ApiDeps): Router {
     // The same answer whether the token is known or not, so tokens cannot be probed.
     res.status(200).json({ received: true } satisfies TriggerResult);
   });
-  router.use(publicNotFound);
+  router.use(notFoundRoute);
   return router;
 }
