@@ -10,6 +10,7 @@ import { registerMonitors, registerPing } from './commands/monitors.js';
 import { registerRules } from './commands/rules.js';
 import { registerSecrets, registerSigningKey } from './commands/secrets.js';
 import { example } from './commands/shared.js';
+import { globalOptionHint } from './global-options.js';
 
 /** Every command without a subcommand of its own. */
 function leaves(command: Command): Command[] {
@@ -30,6 +31,8 @@ export function createProgram(): Command {
     .option('--token <token>', 'API token (overrides CRONSVC_TOKEN and the login config)')
     .option('--json', 'print the API response body as JSON')
     .showHelpAfterError('(add --help for usage)')
+    // Before the commands are registered: each copies this output configuration when created.
+    .configureOutput({ outputError: (text, write) => write(`${text}${globalOptionHint(text, process.argv.slice(2))}`) })
     .exitOverride();
   example(program, 'cronsvc login', 'cronsvc jobs list', 'CRONSVC_URL=http://localhost:3000 CRONSVC_TOKEN=dev-token cronsvc executions list --status failed --json');
 
