@@ -49,7 +49,7 @@ export const jsonBodiesOnly: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process. */
+/** The one place errors become HTTP answers, in the envelope of docs/API.md: no stack traces leave the process. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {

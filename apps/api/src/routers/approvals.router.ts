@@ -34,7 +34,7 @@ function problemPage(req: Request, res: Response, error: unknown): void {
 
 /**
  * GET /v1/approvals/:token (JSON, or the review page) and POST .../approve | .../reject, public:
- * the token in the path is the credential (README "Approvals").
+ * the token in the path is the credential (docs/WORKFLOWS.md, "Approvals").
  */
 export function approvalsRouter(deps: ApiDeps): Router {
   const router = Router();

@@ -6,7 +6,7 @@ import { notFoundRoute } from '../middleware/errors.js';
 // The payload becomes the step's input (and may be extracted from), like a trigger's body.
 const RESUME_BODY_LIMIT = '1mb';
 
-/** POST /v1/resume/:token, public: continues a wait_for_webhook step once (README "Waiting for a webhook"). */
+/** POST /v1/resume/:token, public: continues a wait_for_webhook step once (docs/WORKFLOWS.md, "Waiting for a webhook"). */
 export function resumeRouter(deps: ApiDeps): Router {
   const router = Router();
   router.post('/:token', express.raw({ type: () => true, limit: RESUME_BODY_LIMIT }), async (req, res) => {

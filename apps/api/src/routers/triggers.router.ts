@@ -7,7 +7,7 @@ import { notFoundRoute } from '../middleware/errors.js';
 // Webhook senders post whole events; the limit of every other request body applies.
 const TRIGGER_BODY_LIMIT = '1mb';
 
-/** POST /v1/triggers/:token, public: the token in the path is the credential (README "Webhook triggers"). */
+/** POST /v1/triggers/:token, public: the token in the path is the credential (docs/WORKFLOWS.md, "Webhook triggers"). */
 export function triggersRouter(deps: ApiDeps): Router {
   const router = Router();
   router.post('/:token', express.raw({ type: () => true, limit: TRIGGER_BODY_LIMIT }), async (req, res) => {

@@ -21,7 +21,7 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
 }
 
-/** True when the address is not a public unicast address (README, "Target guard"). */
+/** True when the address is not a public unicast address (docs/SECURITY.md, "Target guard"). */
 export function isBlockedAddress(address: string): boolean {
   const parsed = parseAddress(address);
   if (parsed === null) return true;
