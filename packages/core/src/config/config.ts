@@ -59,6 +59,8 @@ export interface Config {
   readonly maxJobsPerWorkspace: number;
   /** Requests per minute one API token may make, shared by all API processes; undefined = no limit. */
   readonly rateLimitPerMinute: number | undefined;
+  /** Notification messages (channel deliveries) one workspace may send per minute; more wait for the next minute. */
+  readonly deliveryRateLimitPerMinute: number;
 }
 
 const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
@@ -97,6 +99,7 @@ const schema = Joi.object({
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
+  DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -156,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
   });
 }

@@ -1,3 +1,5 @@
+import { withoutNulJsonText } from '../validation/nul.js';
+
 /**
  * Batched statements over `unnest()`ed arrays, built from one column list: a column is declared
  * once (name, Postgres type, how to read it from a row), and the `unnest(...)` source, its
@@ -25,6 +27,7 @@ export function columnArrays<T>(columns: readonly Column<T>[], rows: readonly T[
   return columns.map((c) => rows.map(c.value));
 }
 
-// JSON goes as text: pg would turn a JS array into a Postgres array literal.
-export const jsonText = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+// JSON goes as text: pg would turn a JS array into a Postgres array literal. jsonb cannot hold
+// \u0000, which an outside value may carry: it becomes \ufffd (validation/nul.ts).
+export const jsonText = (value: unknown) => (value === null || value === undefined ? null : withoutNulJsonText(JSON.stringify(value)));
 export const isoText = (value: Date | null | undefined) => value?.toISOString() ?? null;

@@ -8,6 +8,7 @@ import type { Mailer } from '../notifications/mailer.js';
 import type { ExecutionContext, NotificationMessage, NotificationPayload } from '../notifications/notification-message.js';
 import type { ChannelType, RuleEvent } from '@cronsvc/contracts';
 import type { Deps } from '../runtime/deps.js';
+import type { RateLimiter } from '../workspaces/rate-limit.js';
 import { DecryptionError } from '../secrets/crypto.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
@@ -19,6 +20,11 @@ export interface DeliveryDeps extends Deps {
   /** Null when SMTP_URL is not set: email deliveries then fail with a clear error. */
   mailer: Mailer | null;
   random?: () => number;
+  /**
+   * Counts the notification messages of a workspace (DELIVERY_RATE_LIMIT_PER_MINUTE), shared by
+   * every notifier; callbacks are not counted, one per execution at most. Without one, no limit.
+   */
+  channelLimiter?: RateLimiter;
 }
 
 export const SEND_TIMEOUT_MS = 10_000;
@@ -62,13 +68,17 @@ const CLAIM_SQL = `
     JOIN workspaces AS w ON w.id = c.workspace_id
     LEFT JOIN notification_channels AS ch ON ch.id = c.channel_id`;
 
-// Only the holder of the attempt records it: a sender whose lease ran out and was taken over records nothing.
+// Only the holder of the attempt records it: a sender whose lease ran out and was taken over records
+// nothing. A held-back attempt (the workspace's minute is used up) gives its attempt back and keeps
+// the last outcome.
 const RECORD_SQL = `
   UPDATE deliveries AS d
-     SET status = v.status, last_status_code = v.status_code, last_error = v.error, next_attempt_at = v.next_attempt_at,
-         sent_at = v.sent_at, updated_at = v.now
-    FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[])
-      AS v(id, attempts, status, status_code, error, next_attempt_at, sent_at, now)
+     SET status = v.status, next_attempt_at = v.next_attempt_at, sent_at = v.sent_at, updated_at = v.now,
+         last_status_code = CASE WHEN v.held THEN d.last_status_code ELSE v.status_code END,
+         last_error = CASE WHEN v.held THEN d.last_error ELSE v.error END,
+         attempts = CASE WHEN v.held THEN d.attempts - 1 ELSE d.attempts END
+    FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[], $9::boolean[])
+      AS v(id, attempts, status, status_code, error, next_attempt_at, sent_at, now, held)
    WHERE d.id = v.id AND d.status = 'processing' AND d.attempts = v.attempts`;
 
 interface ClaimInput {
@@ -85,6 +95,8 @@ interface RecordInput {
   nextAttemptAt: Date | null;
   sentAt: Date | null;
   now: Date;
+  /** Not sent: held back to `nextAttemptAt` by the workspace's limit, without using an attempt. */
+  held?: boolean;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -122,6 +134,7 @@ const batchers = perPool((pool: SqlPool) => ({
           col((r) => iso(r.nextAttemptAt)),
           col((r) => iso(r.sentAt)),
           col((r) => r.now.toISOString()),
+          col((r) => r.held ?? false),
         ],
       });
       return items.map(() => undefined);
@@ -175,7 +188,7 @@ export async function sendMessage(
   return { result, classification: sender.classify(result) };
 }
 
-export type DeliveryOutcome = { done: DeliveryVerdict['outcome'] } | { skip: string };
+export type DeliveryOutcome = { done: DeliveryVerdict['outcome'] } | { skip: string } | { heldUntil: Date };
 
 /**
  * One attempt at a delivery: claim it, send it through its channel's adapter (or as a callback),
@@ -185,6 +198,17 @@ export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Prom
   const { claims, records } = batchers(deps.pool);
   const claimed = await claims.add({ id: deliveryId, now: deps.clock.now() });
   if (!claimed) return { skip: 'delivery is not due, already handled, or gone' };
+  if (claimed.kind === 'channel' && deps.channelLimiter) {
+    const limit = await deps.channelLimiter.hit(`deliveries:${claimed.workspace_id}`);
+    if (limit && !limit.allowed) {
+      // One failure fanned out to many channels, or many failures at once: the rest of this
+      // workspace's messages wait for the next minute instead of flooding their receivers.
+      const now = deps.clock.now();
+      const heldUntil = new Date(now.getTime() + limit.resetSeconds * 1000);
+      await records.add({ id: claimed.id, attempts: claimed.attempts, status: 'pending', statusCode: null, error: null, nextAttemptAt: heldUntil, sentAt: null, now, held: true });
+      return { heldUntil };
+    }
+  }
 
   const now = deps.clock.now();
   const target = await targetOf(deps, claimed, now);

@@ -26,7 +26,16 @@ export interface ClaimedExecution {
    * require it, so a worker that lost the execution to another can do neither.
    */
   claimToken: number;
+  /** Claims since the execution's last recording, this one included (see MAX_UNRECORDED_CLAIMS). */
+  unrecordedClaims: number;
 }
+
+/**
+ * An attempt claimed this many times without its outcome ever being stored (its record fails
+ * every time, or the executor holding it dies every time) is not sent again: the execution ends
+ * failed with RECORD_FAILED instead of being resent every lease period for ever.
+ */
+export const MAX_UNRECORDED_CLAIMS = 5;
 
 export type ClaimResult =
   | { claimed: ClaimedExecution }
@@ -52,6 +61,7 @@ interface ClaimRow {
   previous_signing_key: string | null;
   signing_key_rotated_at: Date | null;
   claim_token: number;
+  unrecorded_claims: number;
 }
 
 // How long an execution held back by max_concurrent_executions waits before looking again,
@@ -74,6 +84,7 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     maxConcurrentExecutions: row.max_concurrent_executions,
     signingKeys: { signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
     claimToken: row.claim_token,
+    unrecordedClaims: row.unrecorded_claims,
   };
 }
 
@@ -86,6 +97,7 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
 const CLAIM_SQL = `
     UPDATE executions AS e
        SET status = 'running', locked_until = now() + v.lease_ms * interval '1 millisecond', claim_token = e.claim_token + 1,
+           unrecorded_claims = e.unrecorded_claims + 1,
            started_at = COALESCE(e.started_at, v.at), updated_at = v.at, variables = COALESCE(e.variables, v.variables)
       FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::jsonb[]) AS v(id, at, lease_ms, variables),
            jobs AS j, workspaces AS w
@@ -93,7 +105,7 @@ const CLAIM_SQL = `
        AND e.next_attempt_at <= now()
        AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR $5::boolean))
          OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < now())))
-    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables, e.claim_token,
+    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables, e.claim_token, e.unrecorded_claims,
               j.kind, j.request, j.retry_policy, j.max_concurrent_executions,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 

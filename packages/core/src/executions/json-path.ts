@@ -91,6 +91,9 @@ export function jsonPathBudget(steps = DEFAULT_JSONPATH_BUDGET): JsonPathBudget 
 
 class BudgetExceeded extends Error {}
 
+/** A query that outran its budget: the caller may tell this from a path that found nothing or could not run. */
+export class JsonPathBudgetExceeded extends Error {}
+
 // The budget of the query being evaluated. Evaluation is synchronous, so one slot is enough;
 // jsonpath-plus caches scripts across queries, which is why the budget is not kept in them.
 let spending: JsonPathBudget | null = null;
@@ -307,13 +310,13 @@ export function queryJsonPath(path: string, document: unknown, budget: JsonPathB
   try {
     values = engine.evaluate(options) as unknown[];
   } catch (error) {
-    if (error instanceof BudgetExceeded) throw new Error(`JSONPath ${JSON.stringify(path)} ${error.message}`);
+    if (error instanceof BudgetExceeded) throw new JsonPathBudgetExceeded(`JSONPath ${JSON.stringify(path)} ${error.message}`);
     throw error;
   } finally {
     spending = null;
   }
   // A filter that ran out of budget was skipped as a failed filter; the query is still over budget.
-  if (budget.remaining < 0) throw new Error(`JSONPath ${JSON.stringify(path)} exceeds the evaluation budget`);
+  if (budget.remaining < 0) throw new JsonPathBudgetExceeded(`JSONPath ${JSON.stringify(path)} exceeds the evaluation budget`);
   if (values.length === 0) return { found: false };
   return { found: true, value: values.length === 1 ? values[0] : values };
 }

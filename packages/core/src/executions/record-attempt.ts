@@ -1,8 +1,10 @@
 import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import { isoText, jsonText } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { executionEventWanted } from '../notifications/insert-event.js';
 import type { Deps } from '../runtime/deps.js';
+import { withoutNulText } from '../validation/nul.js';
 import type { ClaimedExecution } from './claim-attempt.js';
 import { backoffMs, type AttemptVerdict } from './decide-attempt.js';
 
@@ -46,8 +48,6 @@ interface RecordRow {
   claimToken: number;
 }
 
-const jsonb = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /**
  * Everything a batch of attempts changes, in one statement: each execution's new state, its
@@ -70,7 +70,7 @@ const RECORD_SQL = `
     UPDATE executions AS e SET
       status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
       waiting_reason = CASE WHEN i.outcome = 'retry' AND e.park_requested THEN 'manual' ELSE e.waiting_reason END,
-      attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at,
+      attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at, unrecorded_claims = 0,
       next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.retry_delay_ms * interval '1 millisecond' ELSE e.next_attempt_at END,
       finished_at = CASE WHEN i.outcome = 'retry' THEN e.finished_at ELSE i.at END,
       duration_ms = CASE WHEN i.outcome = 'retry' THEN e.duration_ms ELSE i.duration_ms END,
@@ -105,7 +105,7 @@ function recordValues(rows: RecordRow[]): unknown[] {
     column((r) => r.executionId),
     column((r) => r.number),
     column((r) => r.outcome),
-    column((r) => iso(r.at)),
+    column((r) => isoText(r.at)),
     column((r) => r.durationMs),
     column((r) => r.finalResponse),
     column((r) => r.finalOutput),
@@ -117,7 +117,7 @@ function recordValues(rows: RecordRow[]): unknown[] {
     column((r) => r.latencyMs),
     column((r) => r.bodyPreview),
     column((r) => r.responseHeaders),
-    column((r) => iso(r.startedAt)),
+    column((r) => isoText(r.startedAt)),
     column((r) => r.completesJobId),
     column((r) => r.claimToken),
   ];
@@ -167,16 +167,16 @@ export async function recordAttempt(
       outcome: verdict.outcome,
       at: now,
       durationMs: now.getTime() - exe.startedAt.getTime(),
-      finalResponse: jsonb(finalResponse),
-      finalOutput: jsonb(record.output),
+      finalResponse: jsonText(finalResponse),
+      finalOutput: jsonText(record.output),
       errorClass: verdict.errorClass,
-      errorMessage: verdict.errorMessage,
+      errorMessage: verdict.errorMessage === null ? null : withoutNulText(verdict.errorMessage),
       retryDelayMs,
       attemptStatus: verdict.status,
       statusCode: record.statusCode,
       latencyMs: record.latencyMs,
-      bodyPreview: record.preview,
-      responseHeaders: jsonb(record.headers),
+      bodyPreview: record.preview === null ? null : withoutNulText(record.preview),
+      responseHeaders: jsonText(record.headers),
       startedAt,
       // A one_time or scheduled job's own fire ending completes the job (not a run-now or replay).
       completesJobId: final && exe.source === 'schedule' ? exe.jobId : null,

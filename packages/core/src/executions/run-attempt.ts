@@ -6,12 +6,13 @@ import { signRequest } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
 import { isStepDriven } from '../workflows/step-kinds.js';
 import { runStepTurn } from '../workflows/run-steps.js';
-import { claimAttempt, extendLease, type ClaimedExecution } from './claim-attempt.js';
+import { claimAttempt, extendLease, MAX_UNRECORDED_CLAIMS, type ClaimedExecution } from './claim-attempt.js';
 import { decideAttempt, type AttemptVerdict } from './decide-attempt.js';
 import { jsonPathBudget } from './json-path.js';
 import { renderOutput } from './output-template.js';
 import { newExecutionVariables, prepareRequest } from './prepare-request.js';
-import { recordAttempt, type AttemptRecord } from './record-attempt.js';
+import { recordAttempt, type AttemptRecord, type Recorded } from './record-attempt.js';
+import { isUnstorable, tooManyClaimsVerdict, unstorableVerdict } from './unrecorded.js';
 
 export type RunOutcome =
   | { done: 'succeeded' | 'failed' | 'retry' | 'parked' | 'waiting'; executionId: string }
@@ -72,8 +73,7 @@ async function attempt(deps: RunAttemptDeps, exe: ClaimedExecution, number: numb
   const prepared = await signedRequest(deps, exe);
   if ('error' in prepared) {
     // No request was made, and retrying cannot bring the secret back.
-    const verdict: AttemptVerdict = { status: 'CONNECTION_ERROR', errorClass: 'SECRET_NOT_FOUND', errorMessage: prepared.error, outcome: 'failed' };
-    return { verdict, latencyMs: 0, statusCode: null, preview: null, headers: null, output: null };
+    return withoutResponse({ status: 'CONNECTION_ERROR', errorClass: 'SECRET_NOT_FOUND', errorMessage: prepared.error, outcome: 'failed' });
   }
   const result: HttpResult = await withLease(deps, exe, () => deps.http.send(prepared.request));
   const bodyText = result.kind === 'response' ? result.body.toString('utf8') : '';
@@ -84,7 +84,7 @@ async function attempt(deps: RunAttemptDeps, exe: ClaimedExecution, number: numb
   const checks = { masker, budget: jsonPathBudget() };
   const decided = decideAttempt(result, bodyText, exe.request, exe.retryPolicy, number, checks);
   const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : masker.mask(decided.errorMessage) };
-  if (result.kind !== 'response') return { verdict, latencyMs: result.latencyMs, statusCode: null, preview: null, headers: null, output: null };
+  if (result.kind !== 'response') return withoutResponse(verdict, result.latencyMs);
   const template = exe.request.response_output_template;
   return {
     verdict,
@@ -94,6 +94,21 @@ async function attempt(deps: RunAttemptDeps, exe: ClaimedExecution, number: numb
     headers: maskSecretHeaders(result.headers, masker),
     output: template === undefined || verdict.outcome === 'retry' ? null : renderOutput(template, bodyText, checks),
   };
+}
+
+function withoutResponse(verdict: AttemptVerdict, latencyMs = 0): AttemptRecord {
+  return { verdict, latencyMs, statusCode: null, preview: null, headers: null, output: null };
+}
+
+/** Records the attempt; one whose outcome PostgreSQL refuses is recorded as failed without it, at once. */
+async function recordOrFail(deps: RunAttemptDeps, exe: ClaimedExecution, number: number, startedAt: Date, record: AttemptRecord): Promise<Recorded> {
+  try {
+    return await recordAttempt(deps, exe, number, startedAt, record);
+  } catch (error) {
+    if (!isUnstorable(error)) throw error;
+    deps.logger.warn('attempt outcome could not be stored; the execution ends failed', { executionId: exe.id, attempt: number, error: (error as Error).message });
+    return recordAttempt(deps, exe, number, startedAt, withoutResponse(unstorableVerdict(error), record.latencyMs));
+  }
 }
 
 /** Queued executions of a capped job that can take the slot this one just gave back. */
@@ -130,12 +145,13 @@ export async function runAttempt(deps: RunAttemptDeps, executionId: string): Pro
     if (isStepDriven(exe.jobKind)) return { stepDriven: exe };
     const number = exe.attemptCount + 1;
     const startedAt = deps.clock.now();
+    if (exe.unrecordedClaims > MAX_UNRECORDED_CLAIMS) return { exe, number, startedAt, record: withoutResponse(tooManyClaimsVerdict(exe.unrecordedClaims)) };
     return { exe, number, startedAt, record: await attempt(deps, exe, number) };
   });
   if ('stepDriven' in made && made.stepDriven) return runStepTurn(deps, made.stepDriven);
   if (!('exe' in made)) return made;
   const { exe, number, startedAt, record } = made;
-  const recorded = await recordAttempt(deps, exe, number, startedAt, record);
+  const recorded = await recordOrFail(deps, exe, number, startedAt, record);
   if (!recorded.recorded) {
     // This worker's claim was taken over (it stalled past its lease) or the attempt was recorded already.
     deps.logger.warn('attempt not recorded: the execution was taken over by another worker', { executionId: exe.id, attempt: number });

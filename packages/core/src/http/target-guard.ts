@@ -67,7 +67,9 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     if (error) return callback(error, []);
     const list = addresses as LookupAddress[];
     const blocked = list.find((a) => isBlockedAddress(a.address));
-    if (blocked) return callback(new BlockedTargetError(`${hostname} resolves to ${blocked.address}, which is not a public address`), []);
+    // The address is not named: which private address an internal name has is what a tenant
+    // probing the service's network would like to learn.
+    if (blocked) return callback(new BlockedTargetError(`${hostname} does not resolve to a public address`), []);
     if (options.all) return callback(null, list);
     return callback(null, list[0].address, list[0].family);
   });

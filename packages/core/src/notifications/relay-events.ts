@@ -18,8 +18,10 @@ const EXECUTIONS_SQL = `
    WHERE e.id = ANY($1::text[])`;
 
 const RULES_SQL = `
-  SELECT id, channel_id, event, job_id, monitor_id FROM notification_rules
-   WHERE job_id = ANY($1::text[]) OR monitor_id = ANY($2::text[])`;
+  SELECT r.id, r.channel_id, COALESCE(c.destination_key, r.channel_id) AS destination, r.event, r.job_id, r.monitor_id
+    FROM notification_rules AS r JOIN notification_channels AS c ON c.id = r.channel_id
+   WHERE r.job_id = ANY($1::text[]) OR r.monitor_id = ANY($2::text[])
+   ORDER BY r.created_at, r.id`;
 
 const INSERT_SQL = `
   INSERT INTO deliveries (id, workspace_id, execution_id, monitor_id, kind, channel_id, rule_id, event, url, payload, context,
@@ -121,12 +123,12 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
     }
     const jobIds = [...new Set([...executions.values()].map((e) => e.jobId))];
     const monitorIds = [...new Set(events.flatMap((e) => (e.monitorId ? [e.monitorId] : [])))];
-    const { rows: ruleRows } = await client.query<{ id: string; channel_id: string; event: RuleEvent; job_id: string | null; monitor_id: string | null }>({
+    const { rows: ruleRows } = await client.query<{ id: string; channel_id: string; destination: string; event: RuleEvent; job_id: string | null; monitor_id: string | null }>({
       name: 'relay-rules',
       text: RULES_SQL,
       values: [jobIds, monitorIds],
     });
-    const rules: RuleRow[] = ruleRows.map((r) => ({ id: r.id, channelId: r.channel_id, event: r.event, jobId: r.job_id, monitorId: r.monitor_id }));
+    const rules: RuleRow[] = ruleRows.map((r) => ({ id: r.id, channelId: r.channel_id, destination: r.destination, event: r.event, jobId: r.job_id, monitorId: r.monitor_id }));
     const byOwner = new Map<string, RuleRow[]>();
     for (const rule of rules) {
       const owner = rule.jobId ?? rule.monitorId ?? '';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Joi from 'joi';
 import type { Config } from '../config/config.js';
 import { Prisma } from '../db/client.js';
@@ -70,6 +71,12 @@ async function lockReferencedSecrets(tx: Prisma.TransactionClient, workspaceId: 
   if (problems.length > 0) throw AppError.validation(problems);
 }
 
+/** Who the channel's messages reach: a hash of its type and destination fields (templates as written). */
+export function destinationKey(adapter: ChannelAdapter<unknown>, full: ChannelConfig): string {
+  const parts = adapter.destinationFields.map((field) => (full[field] === undefined || full[field] === null ? '' : String(full[field])));
+  return createHash('sha256').update(JSON.stringify([adapter.type, ...parts])).digest('hex');
+}
+
 /** Validates a whole channel and prepares its stored columns. */
 function prepare(deps: Pick<Deps, 'config'>, input: ChannelInput) {
   const adapter = CHANNEL_ADAPTERS[input.type];
@@ -84,6 +91,7 @@ function prepare(deps: Pick<Deps, 'config'>, input: ChannelInput) {
       config: config as Prisma.InputJsonValue,
       credentials: encryptCredentials(deps.config.secretsEncryptionKey, credentials),
       secretRefs: secretNamesOf(credentials),
+      destinationKey: destinationKey(adapter, full),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { containsNul, withoutNul, withoutNulText } from './nul.js';
+import { containsNul, withoutNul, withoutNulJsonText, withoutNulText } from './nul.js';
 
 describe('NUL before storage', () => {
   it('replaces NUL in text with U+FFFD and leaves other text as it is', () => {
@@ -28,5 +28,12 @@ describe('NUL next to escaped backslashes', () => {
   it('replaces only real NULs when the same value also holds the text \\u0000', () => {
     const value = { a: '\\u0000', b: '\\\u0000', c: '\u0000\u0000' };
     expect(withoutNul(value)).toEqual({ a: '\\u0000', b: '\\\uFFFD', c: '\uFFFD\uFFFD' });
+  });
+});
+
+describe('NUL in JSON text', () => {
+  it('turns escaped NULs into \\ufffd and leaves escaped backslashes alone', () => {
+    const text = JSON.stringify({ 'k\u0000': 'a\u0000', literal: '\\u0000' });
+    expect(JSON.parse(withoutNulJsonText(text))).toEqual({ 'k\uFFFD': 'a\uFFFD', literal: '\\u0000' });
   });
 });

@@ -19,11 +19,16 @@ export function withoutNulText(text: string): string {
 export function withoutNul<T>(value: T): T {
   if (typeof value === 'string') return withoutNulText(value) as T;
   if (typeof value !== 'object' || value === null || !containsNul(value)) return value;
-  return JSON.parse(JSON.stringify(value).replace(ESCAPED_NUL, '\\ufffd')) as T;
+  return JSON.parse(withoutNulJsonText(JSON.stringify(value))) as T;
 }
 
 // \u0000 in JSON text, where its backslash is not itself escaped (preceded by an even run of them).
 const ESCAPED_NUL = /(?<=(?:^|[^\\])(?:\\\\)*)\\u0000/g;
+
+/** JSON text with every escaped NUL (\u0000 inside a string or key) turned into \ufffd: what jsonb can store. */
+export function withoutNulJsonText(text: string): string {
+  return text.includes('\\u0000') ? text.replace(ESCAPED_NUL, '\\ufffd') : text;
+}
 
 /** Whether a string or key anywhere in `value` holds NUL. */
 export function containsNul(value: unknown): boolean {

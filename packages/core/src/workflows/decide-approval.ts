@@ -17,7 +17,8 @@ export async function decideApproval(
   const tokenHash = hashToken(token);
   const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input });
   if (settled) return { status: decision, execution_id: settled.executionId };
-  const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true } });
+  const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true, expiresAt: true } });
   if (!step || step.type !== 'approval') throw new AppError('not_found', 'no approval has this token');
-  throw new AppError('already_decided', `this approval is already ${step.decision ?? 'closed'}`);
+  const expired = step.expiresAt !== null && step.expiresAt <= deps.clock.now();
+  throw new AppError('already_decided', `this approval is already ${step.decision ?? (expired ? 'expired' : 'closed')}`);
 }

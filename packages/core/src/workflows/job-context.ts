@@ -7,6 +7,7 @@ import { findJob } from '../jobs/job-store.js';
 import type { Deps } from '../runtime/deps.js';
 import { validate } from '../validation/validate.js';
 import { CONTEXT_KEY } from './step-schema.js';
+import { jsonText } from '../db/columns.js';
 
 /**
  * A job's context store (README "Job context"): string keys to string values, kept across runs,
@@ -60,7 +61,7 @@ async function lockContext(client: pg.PoolClient, jobId: string, now: Date): Pro
  */
 export async function changeContextIn(client: pg.PoolClient, jobId: string, changes: ContextChanges, now: Date): Promise<{ entries: ContextMap } | { problems: ErrorDetail[] }> {
   const result = applyChanges(await lockContext(client, jobId, now), changes);
-  if ('entries' in result) await client.query('UPDATE job_contexts SET entries = $2, updated_at = $3 WHERE job_id = $1', [jobId, JSON.stringify(result.entries), now]);
+  if ('entries' in result) await client.query('UPDATE job_contexts SET entries = $2, updated_at = $3 WHERE job_id = $1', [jobId, jsonText(result.entries), now]);
   return result;
 }
 

@@ -1,6 +1,9 @@
-import type { ClaimedExecution } from '../executions/claim-attempt.js';
+import { MAX_UNRECORDED_CLAIMS, type ClaimedExecution } from '../executions/claim-attempt.js';
 import { backoffMs } from '../executions/decide-attempt.js';
+import type { JsonPathBudget } from '../executions/json-path.js';
 import { afterCommit, wakeWaitingSiblings, type RunAttemptDeps, type RunOutcome } from '../executions/run-attempt.js';
+import { isUnstorable, tooManyClaimsVerdict, unstorableVerdict } from '../executions/unrecorded.js';
+import type { AttemptVerdict } from '../executions/decide-attempt.js';
 import { newToken } from '../ids/ids.js';
 import { renderStepString } from '../templates/step-template.js';
 import { hashToken } from '../workspaces/workspaces.js';
@@ -79,9 +82,19 @@ function planTimeout(run: Run, now: Date): Plan {
 }
 
 /** A step that completed: its values extracted, then the next step in this worker, or the run's success. */
-function planSuccess(deps: RunAttemptDeps, run: Run, step: Step, done: StepWrite, document: unknown, now: Date, extra: Partial<TurnRecord> = {}, response?: FinalState['response']): Plan {
+function planSuccess(
+  deps: RunAttemptDeps,
+  run: Run,
+  step: Step,
+  done: StepWrite,
+  document: unknown,
+  now: Date,
+  extra: Partial<TurnRecord> = {},
+  response?: FinalState['response'],
+  budget?: JsonPathBudget,
+): Plan {
   const failAsLimit = (message: string) => failStep(run, step, 'CONTEXT_LIMIT_EXCEEDED', message, now, done, extra, response);
-  const extraction = extractValues(step, document, run.context);
+  const extraction = extractValues(step, document, run.context, budget);
   if ('problem' in extraction) return failAsLimit(extraction.problem);
   const records = { ...extra, step: { ...done, status: 'succeeded', extracted: extraction.extracted, finishedAt: now }, storeChanges: extraction.storeChanges };
   if (run.index + 1 >= run.steps.length) {
@@ -117,7 +130,7 @@ async function planHttp(deps: RunAttemptDeps, run: Run, step: HttpStep): Promise
   // An attempt without a response reports the run's last response, as a request job reports its last.
   const response = made.response ?? undefined;
   if (verdict.outcome === 'failed') return failStep(run, step, verdict.errorClass, verdict.errorMessage ?? 'failed', now, running, { attempt }, response);
-  return planSuccess(deps, run, step, running, made.document, now, { attempt }, response);
+  return planSuccess(deps, run, step, running, made.document, now, { attempt }, response, made.budget);
 }
 
 function planEnterWait(deps: RunAttemptDeps, run: Run, step: WaitStep | ApprovalStep, now: Date): Plan {
@@ -164,8 +177,17 @@ function planWaitOutcome(deps: RunAttemptDeps, run: Run, step: WaitStep | Approv
   return planSuccess(deps, run, step, { ...done, output: decision }, decision, now);
 }
 
+/** The run ends RECORD_FAILED: the current step (if it has a record) fails with it, and nothing is sent. */
+function planUnrecorded(run: Run, verdict: AttemptVerdict, now: Date): Plan {
+  const step = run.steps[run.index];
+  const message = verdict.errorMessage ?? 'the outcome could not be stored';
+  if (!step) return finish(run, { status: 'failed', errorClass: 'RECORD_FAILED', errorMessage: message });
+  return failStep(run, step, 'RECORD_FAILED', message, now, stepWrite(run, step, { status: 'running', startedAt: run.current?.startedAt ?? now }));
+}
+
 async function planMove(deps: RunAttemptDeps, run: Run): Promise<Plan> {
   const now = deps.clock.now();
+  if (run.exe.unrecordedClaims > MAX_UNRECORDED_CLAIMS) return planUnrecorded(run, tooManyClaimsVerdict(run.exe.unrecordedClaims), now);
   if (Math.max(now.getTime(), run.dueAt.getTime()) >= run.deadline.getTime()) return planTimeout(run, now);
   const step = run.steps[run.index];
   if (!step) return finish(run, { status: 'succeeded', errorClass: null, errorMessage: null });
@@ -175,12 +197,21 @@ async function planMove(deps: RunAttemptDeps, run: Run): Promise<Plan> {
   return planEnterWait(deps, run, step, now);
 }
 
+/**
+ * Records a move. Values the context store refuses fail the step instead; a move PostgreSQL
+ * refuses to store (see executions/unrecorded.ts) ends the run failed without it, at once.
+ */
 async function record(deps: RunAttemptDeps, run: Run, plan: Plan): Promise<{ plan: Plan; recorded: Recorded }> {
   try {
     return { plan, recorded: await recordTurn(deps, run, plan.rec) };
   } catch (error) {
-    if (!(error instanceof ContextLimitError) || !plan.onContextLimit) throw error;
-    const failed = plan.onContextLimit(`the job's context store refused the values: ${error.message}`);
+    if (error instanceof ContextLimitError && plan.onContextLimit) {
+      const failed = plan.onContextLimit(`the job's context store refused the values: ${error.message}`);
+      return { plan: failed, recorded: await recordTurn(deps, run, failed.rec) };
+    }
+    if (!isUnstorable(error)) throw error;
+    deps.logger.warn('workflow turn could not be stored; the execution ends failed', { executionId: run.exe.id, error: (error as Error).message });
+    const failed = planUnrecorded(run, unstorableVerdict(error), deps.clock.now());
     return { plan: failed, recorded: await recordTurn(deps, run, failed.rec) };
   }
 }

@@ -28,8 +28,9 @@ interface SettledRow {
 
 // A batch of settlements in one statement: each finds the current step of its execution by token
 // (through the token's unique index) or by execution id, the execution row is locked first (as
-// every writer of a run does), and only a waiting execution whose step has no outcome yet moves to
-// queued, together with its step's outcome. Two items of one batch for the same execution update
+// every writer of a run does), and only a waiting execution whose step has no outcome yet, and
+// whose wait has not run out (on the database's clock, whether or not the scheduler's timer has
+// expired it yet), moves to queued, together with its step's outcome. Two items of one batch for the same execution update
 // it once: one of them gets the row, the other gets nothing, as it would have alone.
 const SETTLE_SQL = `
   WITH input AS (
@@ -54,7 +55,8 @@ const SETTLE_SQL = `
       FROM target AS t
      WHERE e.id = t.execution_id AND e.status = 'waiting'
        AND e.waiting_reason = CASE t.type WHEN 'approval' THEN 'approval' ELSE 'webhook' END
-       AND EXISTS (SELECT 1 FROM step_executions AS s WHERE s.id = t.step_row AND s.status = 'waiting' AND s.decision IS NULL)
+       AND EXISTS (SELECT 1 FROM step_executions AS s WHERE s.id = t.step_row AND s.status = 'waiting' AND s.decision IS NULL
+                     AND (s.expires_at IS NULL OR s.expires_at > now()))
     RETURNING e.id, e.attempt_count, t.n, t.step_row, t.decision, t.input, t.at
   ), decided AS (
     UPDATE step_executions AS s SET decision = m.decision, decided_at = m.at, input = m.input, updated_at = m.at
