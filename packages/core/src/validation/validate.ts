@@ -51,7 +51,9 @@ export function validate<T>(schema: Joi.Schema, input: unknown, options: Validat
   if (containsNul(input)) {
     for (const path of nulPaths(input)) {
       const detail = detailOf(path, 'must not contain a NUL character', prefix);
-      if (!problems.some((p) => p.path === detail.path)) problems.push(detail);
+      // A field reported already, or a key of this object reported at its own path, is enough.
+      const within = (p: ErrorDetail) => path.length === 0 || p.path === detail.path || p.path.startsWith(`${detail.path}.`) || p.path.startsWith(`${detail.path}[`);
+      if (!problems.some(within)) problems.push(detail);
     }
   }
   if (problems.length > 0) throw AppError.validation(problems);
