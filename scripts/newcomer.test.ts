@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '@cronsvc/core';
-import { alive, createTestDatabase, descendantPids, redisUrl, repoRoot, spawnProcess, uniqueName, waitFor, type ChildApp, type TestDatabase } from '@cronsvc/core/testing';
+import { alive, createTestDatabase, descendantPids, redisUrl, repoRoot, runCommand, spawnProcess, uniqueName, waitFor, type ChildApp, type TestDatabase } from '@cronsvc/core/testing';
 
 // A newcomer's first hour, as a test: the README's quick start run as written (its own shell
 // blocks, through bash, against `npm run dev` and the README's local target), then one job of
@@ -33,17 +32,9 @@ let state: string;
 const withPorts = (text: string) => text.replaceAll('localhost:3000', `localhost:${apiPort}`).replaceAll('localhost:8080', `localhost:${targetPort}`).replaceAll('listen(8080)', `listen(${targetPort})`);
 
 /** Runs a README block with bash, as the next command of one terminal session. */
-function run(block: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(block: string) {
   const script = `set -eo pipefail\n[ -f '${state}' ] && source '${state}'\n${withPorts(block)}\ndeclare -p ${CARRIED.join(' ')} > '${state}' 2>/dev/null || true\n`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: repoRoot, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCommand('bash', ['-c', script], { cwd: repoRoot, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' } });
 }
 
 async function ok(name: string): Promise<string> {
