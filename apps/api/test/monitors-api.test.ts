@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { useApiApp } from './api-app.js';
 
@@ -35,6 +36,17 @@ describe('monitors', () => {
       updated_at: expect.stringMatching(ISO_MS),
     });
     expect((await create({ name: 'x', expected_interval_sec: 60 })).body.grace_sec).toBe(0);
+  });
+
+  it('stores the ping token encrypted with its SHA-256 beside it, never in clear, and shows the same URL on every read', async () => {
+    const created = (await create({ name: 'at rest', expected_interval_sec: 60 })).body;
+    const token = tokenOf(created);
+    const row = await api.ctx.runtime.db.monitor.findUniqueOrThrow({ where: { id: created.id } });
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row.pingToken).toMatch(/^enc2:/);
+    expect(row.pingTokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect((await get(created.id)).ping_url).toBe(created.ping_url);
+    expect((await request(api.app).get(`/v1/ping/${token}`)).status).toBe(200);
   });
 
   it.each([

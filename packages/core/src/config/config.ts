@@ -59,6 +59,11 @@ export interface Config {
   readonly maxJobsPerWorkspace: number;
   /** Requests per minute one API token may make, shared by all API processes; undefined = no limit. */
   readonly rateLimitPerMinute: number | undefined;
+  /**
+   * Requests per minute to one public token (trigger, resume, approval, ping), or with unknown
+   * tokens from one client address, shared by all API processes; undefined = no limit (set to 0).
+   */
+  readonly publicRateLimitPerMinute: number | undefined;
   /** Notification messages (channel deliveries) one workspace may send per minute; more wait for the next minute. */
   readonly deliveryRateLimitPerMinute: number;
 }
@@ -99,8 +104,13 @@ const schema = Joi.object({
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
   DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
 }).unknown(true);
+
+// Tokens that guard the admin API and a whole workspace; in production one short enough to guess
+// is refused at start-up rather than accepted.
+const MIN_PRODUCTION_TOKEN_LENGTH = 32;
 
 export class ConfigError extends Error {}
 
@@ -128,6 +138,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
   const key: Buffer | undefined = value.SECRETS_ENCRYPTION_KEY ? Buffer.from(value.SECRETS_ENCRYPTION_KEY, 'base64') : undefined;
   if (!blank.SECRETS_ENCRYPTION_KEY && value.NODE_ENV === 'production') {
     problems.push(`SECRETS_ENCRYPTION_KEY: is required when NODE_ENV=production; ${MAKE_KEY}`);
+  }
+  if (value.NODE_ENV === 'production') {
+    for (const name of ['ADMIN_TOKEN', 'BOOTSTRAP_API_TOKEN']) {
+      const token = value[name] as string | undefined;
+      if (token !== undefined && token.length < MIN_PRODUCTION_TOKEN_LENGTH) {
+        problems.push(`"${name}" must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters long when NODE_ENV=production (it is ${token.length}); generate one with: openssl rand -base64 32`);
+      }
+    }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze({
@@ -159,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
     deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
   });
 }

@@ -5,7 +5,7 @@ import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logging/logger.js';
-import { freePort, processAlive } from '../runtime/local-host.js';
+import { freePort, processAlive } from './local-host.js';
 
 /** A running embedded PostgreSQL (README "Zero-install default"). */
 export interface EmbeddedPostgres {

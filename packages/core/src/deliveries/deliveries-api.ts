@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { Delivery, Prisma } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

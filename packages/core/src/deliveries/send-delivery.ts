@@ -1,4 +1,5 @@
 import type { SqlPool } from '../db/client.js';
+import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import type { HttpClient } from '../http/http-client.js';
@@ -7,13 +8,13 @@ import { resolveChannelConfig } from '../notifications/channel-credentials.js';
 import type { Mailer } from '../notifications/mailer.js';
 import type { ExecutionContext, NotificationMessage, NotificationPayload } from '../notifications/notification-message.js';
 import type { ChannelType, RuleEvent } from '@cronsvc/contracts';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import type { RateLimiter } from '../workspaces/rate-limit.js';
 import { DecryptionError } from '../secrets/crypto.js';
-import { maskSecrets } from '../secrets/mask-secrets.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
 import { callbackSender } from './callback-sender.js';
-import { decideDelivery, type DeliveryVerdict, type SendResult } from './delivery-policy.js';
+import { decideDelivery, type DeliveryVerdict } from '../notifications/delivery-policy.js';
+import { sendMessage, SEND_TIMEOUT_MS } from '../notifications/send-message.js';
 
 export interface DeliveryDeps extends Deps {
   http: HttpClient;
@@ -27,7 +28,6 @@ export interface DeliveryDeps extends Deps {
   channelLimiter?: RateLimiter;
 }
 
-export const SEND_TIMEOUT_MS = 10_000;
 // While one notifier sends, no other may; past this the sender is presumed dead.
 const PROCESSING_LEASE_MS = SEND_TIMEOUT_MS + 20_000;
 
@@ -50,13 +50,49 @@ interface ClaimedDelivery {
   signing_key_rotated_at: Date | null;
 }
 
+interface ClaimInput {
+  id: string;
+  now: Date;
+}
+
+interface RecordInput {
+  id: string;
+  attempts: number;
+  status: string;
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt: Date | null;
+  sentAt: Date | null;
+  now: Date;
+  /** Not sent: held back to `nextAttemptAt` by the workspace's limit, without using an attempt. */
+  held?: boolean;
+}
+
+const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
+  { name: 'id', type: 'text', value: (i) => i.id },
+  { name: 'now', type: 'timestamptz', value: (i) => i.now },
+  { name: 'lease_until', type: 'timestamptz', value: (i) => new Date(i.now.getTime() + PROCESSING_LEASE_MS) },
+];
+
+const RECORD_COLUMNS: readonly Column<RecordInput>[] = [
+  { name: 'id', type: 'text', value: (r) => r.id },
+  { name: 'attempts', type: 'int', value: (r) => r.attempts },
+  { name: 'status', type: 'text', value: (r) => r.status },
+  { name: 'status_code', type: 'int', value: (r) => r.statusCode },
+  { name: 'error', type: 'text', value: (r) => r.error },
+  { name: 'next_attempt_at', type: 'timestamptz', value: (r) => r.nextAttemptAt },
+  { name: 'sent_at', type: 'timestamptz', value: (r) => r.sentAt },
+  { name: 'now', type: 'timestamptz', value: (r) => r.now },
+  { name: 'held', type: 'boolean', value: (r) => r.held ?? false },
+];
+
 // Takes deliveries that are pending and due, or processing with an expired lease (their sender
 // died), counts the attempt and leases them; returns with each what sending it needs.
 const CLAIM_SQL = `
   WITH claimed AS (
     UPDATE deliveries AS d
        SET status = 'processing', attempts = d.attempts + 1, next_attempt_at = v.lease_until, updated_at = v.now
-      FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS v(id, now, lease_until)
+      FROM ${unnestFrom(CLAIM_COLUMNS, 'v')}
      WHERE d.id = v.id
        AND ((d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= v.now))
          OR (d.status = 'processing' AND d.next_attempt_at < v.now))
@@ -77,29 +113,8 @@ const RECORD_SQL = `
          last_status_code = CASE WHEN v.held THEN d.last_status_code ELSE v.status_code END,
          last_error = CASE WHEN v.held THEN d.last_error ELSE v.error END,
          attempts = CASE WHEN v.held THEN d.attempts - 1 ELSE d.attempts END
-    FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[], $9::boolean[])
-      AS v(id, attempts, status, status_code, error, next_attempt_at, sent_at, now, held)
+    FROM ${unnestFrom(RECORD_COLUMNS, 'v')}
    WHERE d.id = v.id AND d.status = 'processing' AND d.attempts = v.attempts`;
-
-interface ClaimInput {
-  id: string;
-  now: Date;
-}
-
-interface RecordInput {
-  id: string;
-  attempts: number;
-  status: string;
-  statusCode: number | null;
-  error: string | null;
-  nextAttemptAt: Date | null;
-  sentAt: Date | null;
-  now: Date;
-  /** Not sent: held back to `nextAttemptAt` by the workspace's limit, without using an attempt. */
-  held?: boolean;
-}
-
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Claims and recordings of concurrent sends leave together, one statement per batch (one batcher per pool). */
 const batchers = perPool((pool: SqlPool) => ({
@@ -108,7 +123,7 @@ const batchers = perPool((pool: SqlPool) => ({
       const { rows } = await pool.query<ClaimedDelivery>({
         name: 'claim-deliveries',
         text: CLAIM_SQL,
-        values: [items.map((i) => i.id), items.map((i) => i.now.toISOString()), items.map((i) => new Date(i.now.getTime() + PROCESSING_LEASE_MS).toISOString())],
+        values: columnArrays(CLAIM_COLUMNS, items),
       });
       const byId = new Map(rows.map((r) => [r.id, r]));
       return items.map((i) => {
@@ -121,22 +136,7 @@ const batchers = perPool((pool: SqlPool) => ({
   ),
   records: new GroupCommit<RecordInput, void>(
     async (items) => {
-      const col = <T>(pick: (r: RecordInput) => T) => items.map(pick);
-      await pool.query({
-        name: 'record-deliveries',
-        text: RECORD_SQL,
-        values: [
-          col((r) => r.id),
-          col((r) => r.attempts),
-          col((r) => r.status),
-          col((r) => r.statusCode),
-          col((r) => r.error),
-          col((r) => iso(r.nextAttemptAt)),
-          col((r) => iso(r.sentAt)),
-          col((r) => r.now.toISOString()),
-          col((r) => r.held ?? false),
-        ],
-      });
+      await pool.query({ name: 'record-deliveries', text: RECORD_SQL, values: columnArrays(RECORD_COLUMNS, items) });
       return items.map(() => undefined);
     },
     { maxBatch: 500, maxInFlight: 2 },
@@ -150,14 +150,14 @@ async function targetOf(deps: DeliveryDeps, d: ClaimedDelivery, now: Date): Prom
   try {
     if (d.kind === 'callback') {
       const keys = signingKeysFrom(
-        { signingKey: d.signing_key, previousSigningKey: d.previous_signing_key, signingKeyRotatedAt: d.signing_key_rotated_at },
+        { workspaceId: d.workspace_id, signingKey: d.signing_key, previousSigningKey: d.previous_signing_key, signingKeyRotatedAt: d.signing_key_rotated_at },
         deps.config.secretsEncryptionKey,
         now,
       );
       return { sender: callbackSender as Sender<unknown, unknown>, config: { url: d.url, executionId: d.execution_id, keys }, secretValues: [] };
     }
-    if (d.channel_type === null || d.channel_config === null || d.channel_credentials === null) return { error: 'the channel was deleted' };
-    const resolved = await resolveChannelConfig(deps, d.workspace_id, d.channel_config, d.channel_credentials);
+    if (d.channel_id === null || d.channel_type === null || d.channel_config === null || d.channel_credentials === null) return { error: 'the channel was deleted' };
+    const resolved = await resolveChannelConfig(deps, { id: d.channel_id, workspaceId: d.workspace_id }, d.channel_config, d.channel_credentials);
     if ('missing' in resolved) return { error: `secret ${resolved.missing.map((n) => `"${n}"`).join(', ')} does not exist in this workspace` };
     return { sender: CHANNEL_ADAPTERS[d.channel_type] as Sender<unknown, unknown>, config: resolved.config, secretValues: resolved.secretValues };
   } catch (error) {
@@ -165,27 +165,6 @@ async function targetOf(deps: DeliveryDeps, d: ClaimedDelivery, now: Date): Prom
     if (error instanceof DecryptionError) return { error: `a credential cannot be decrypted: ${error.message}` };
     throw error;
   }
-}
-
-/**
- * Renders, sends and judges one message. A sender that throws (a credential that makes no valid
- * URL once resolved) fails it for good; secret values are masked out of the reason.
- */
-export async function sendMessage(
-  sender: Sender<unknown, unknown>,
-  message: NotificationMessage,
-  config: unknown,
-  context: SendContext,
-  secretValues: string[],
-): Promise<{ result: SendResult; classification: 'sent' | 'transient' | 'permanent' }> {
-  let result: SendResult;
-  try {
-    result = await sender.send(sender.render(message, config), config, context);
-  } catch (error) {
-    result = { statusCode: null, error: `cannot send: ${(error as Error).message}`, retryAfterMs: null, unrecoverable: true };
-  }
-  if (result.error !== null) result = { ...result, error: maskSecrets(result.error, secretValues) };
-  return { result, classification: sender.classify(result) };
 }
 
 export type DeliveryOutcome = { done: DeliveryVerdict['outcome'] } | { skip: string } | { heldUntil: Date };

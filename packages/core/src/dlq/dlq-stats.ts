@@ -1,6 +1,6 @@
 import type { DlqStats } from '@cronsvc/contracts';
 import { Prisma } from '../db/client.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 /**
  * GET /v1/dlq/stats (D6), counted by Postgres. The three queries read one snapshot, so `total`

@@ -1,6 +1,6 @@
 import { listExecutions, type ListedExecution } from '../executions/list-executions.js';
 import type { Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { deadLettered } from './dead-lettered.js';
 
 /**

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { assertJobInWorkspace, jobIdSchema } from './dead-lettered.js';
 

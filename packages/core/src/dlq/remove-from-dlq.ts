@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { deadLettered, notInDlq } from './dead-lettered.js';
 
 /** DELETE /v1/dlq/:id (D6): the item leaves the DLQ; the execution and its attempts stay. */

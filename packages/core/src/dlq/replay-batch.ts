@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { ExecutionRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted, firstAttempt } from '../executions/create-executions.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { assertJobInWorkspace, deadLettered, jobIdSchema } from './dead-lettered.js';
 import { commitReplay } from './replay-execution.js';

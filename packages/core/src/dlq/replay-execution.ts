@@ -3,7 +3,7 @@ import type { ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
 import { findJob } from '../jobs/job-store.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { deadLettered, notInDlq } from './dead-lettered.js';
 
 /**

@@ -5,6 +5,5 @@ export { parkExecution } from './park-execution.js';
 export { pruneExecutions, retentionCutoff } from './prune-executions.js';
 export { reconcileQueue } from './reconcile-queue.js';
 export { resumeExecution } from './resume-execution.js';
-export { runAttempt, type RunOutcome } from './run-attempt.js';
 export { runNow } from './run-now.js';
 export { serializeExecution } from './serialize-execution.js';

@@ -2,7 +2,7 @@ import { EXECUTION_SORTS, EXECUTION_STATUSES, type ExecutionSort, type Execution
 import Joi from 'joi';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
 import type { StepExecutionRow } from './serialize-execution.js';

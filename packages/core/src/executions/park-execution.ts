@@ -1,6 +1,6 @@
 import type { ExecutionRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 export interface ParkResult {
   execution: ExecutionRow;

@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 const DAY_MS = 86_400_000;
 

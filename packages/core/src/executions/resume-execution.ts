@@ -1,7 +1,7 @@
 import { Prisma, type ExecutionRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
-import { settleWait } from '../workflows/settle-wait.js';
+import type { Deps } from '../deps/deps.js';
+import { settleWait } from './settle-wait.js';
 import { enqueueCommitted } from './create-executions.js';
 
 /**

@@ -2,7 +2,7 @@ import { MAX_CRONTAB_LINES, type ImportError, type ImportInput } from '@cronsvc/
 import Joi from 'joi';
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { createJob } from './create-job.js';
 import { urlSchema } from './job-schema.js';

@@ -1,6 +1,6 @@
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { plannedNextRun } from './job-plan.js';
 import { cancelPendingFires, lockJob } from './job-store.js';
 

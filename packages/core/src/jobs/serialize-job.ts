@@ -1,8 +1,8 @@
 import type { Job, JobKind, JobState, NotificationOverride, RequestSpec, RetryPolicy, Schedule, Step } from '@cronsvc/contracts';
 import type { Config } from '../config/config.js';
 import type { JobRow } from '../db/client.js';
-import { triggerUrl } from '../workflows/public-urls.js';
-import { revealWebhookToken } from '../workflows/webhook-credentials.js';
+import { triggerUrl } from './public-urls.js';
+import { revealWebhookToken } from './webhook-credentials.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

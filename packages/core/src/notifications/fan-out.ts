@@ -1,4 +1,4 @@
-import { executionEvent } from '../deliveries/execution-event.js';
+import { executionEvent } from './execution-event.js';
 import { newId } from '../ids/ids.js';
 import type { DeliveryKind, EventType, RuleEvent } from '@cronsvc/contracts';
 import { CALLBACK_OF, PAYLOAD_EVENT, RULE_EVENTS_OF } from './notification-events.js';

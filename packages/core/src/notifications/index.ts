@@ -5,4 +5,5 @@ export { createMailer, type Mailer } from './mailer.js';
 export { relayEvents } from './relay-events.js';
 export { createRule, deleteRule, listRules, type RuleOwner, serializeRule } from './rules.js';
 export { createChannel, updateChannel } from './save-channel.js';
+export { SEND_TIMEOUT_MS } from './send-message.js';
 export { testChannel } from './test-channel.js';

@@ -1,4 +1,4 @@
-import type { ExecutionEvent } from '../deliveries/execution-event.js';
+import type { ExecutionEvent } from './execution-event.js';
 import type { RuleEvent } from '@cronsvc/contracts';
 
 /** The approval event (README, Notifications), as a workflow's approval step writes it to the outbox. */

@@ -4,8 +4,10 @@
  * Finding them in steps with the path an error should name, and rendering them. Pure functions.
  */
 import type { Step } from '@cronsvc/contracts';
-import { CONTEXT_KEY } from '../workflows/step-schema.js';
 import { parseVariable, placeholderExpressions, replacePlaceholders, variableValue, type Variable, type VariableValues } from './template.js';
+
+/** Context keys are template names (`{{context.<key>}}`): what extract maps may name. */
+export const CONTEXT_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 
 export type StepVariable =
   | { root: 'variable'; variable: Variable }

@@ -1,4 +1,4 @@
-import { jsonPathBudget, JsonPathBudgetExceeded, queryJsonPath, type JsonPathBudget } from '../executions/json-path.js';
+import { jsonPathBudget, JsonPathBudgetExceeded, queryJsonPath, type JsonPathBudget } from '../attempts/json-path.js';
 import { templateText } from '../templates/step-template.js';
 import type { ContextChanges } from './job-context.js';
 import type { Step } from '@cronsvc/contracts';

@@ -1,8 +1,8 @@
 import type { Approval, ApprovalStatus, ExecutionStatus } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
-import { hashToken } from '../workspaces/workspaces.js';
-import { approvalUrls } from './public-urls.js';
+import type { Deps } from '../deps/deps.js';
+import { hashToken } from '../ids/ids.js';
+import { approvalUrls } from '../jobs/public-urls.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

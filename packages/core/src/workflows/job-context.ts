@@ -4,9 +4,9 @@ import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { findJob } from '../jobs/job-store.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
-import { CONTEXT_KEY } from './step-schema.js';
+import { CONTEXT_KEY } from '../templates/step-template.js';
 import { jsonText } from '../db/columns.js';
 
 /**

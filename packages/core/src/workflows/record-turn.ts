@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { inTransaction, SqlBuilder } from '../db/client.js';
 import { jsonText as json } from '../db/columns.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { writeApprovalRequired, type ApprovalRequiredEvent } from './approval-required.js';
 import { executionEndedWrites } from './execution-ended.js';
 import { changeContextIn, type ContextChanges } from './job-context.js';

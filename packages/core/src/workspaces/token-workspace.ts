@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { SqlPool } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
-import { hashToken } from './workspaces.js';
+import { hashToken } from '../ids/ids.js';
 
 interface TokenRow {
   token_hash: string;

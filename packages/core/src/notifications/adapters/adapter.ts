@@ -1,6 +1,6 @@
 import type { ChannelType } from '@cronsvc/contracts';
 import type Joi from 'joi';
-import type { Classification, SendResult } from '../../deliveries/delivery-policy.js';
+import type { Classification, SendResult } from '../delivery-policy.js';
 import type { HttpClient } from '../../http/http-client.js';
 import type { NotificationMessage } from '../notification-message.js';
 import type { Mailer } from '../mailer.js';

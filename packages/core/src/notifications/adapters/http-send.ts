@@ -1,6 +1,6 @@
 import Joi from 'joi';
-import type { Classification, SendResult } from '../../deliveries/delivery-policy.js';
-import { retryAfterMs } from '../../deliveries/delivery-policy.js';
+import type { Classification, SendResult } from '../delivery-policy.js';
+import { retryAfterMs } from '../delivery-policy.js';
 import type { HttpResult } from '../../http/http-client.js';
 import { placeholderSafeUrl } from '../../templates/template.js';
 import type { SendContext } from './adapter.js';

@@ -1,5 +1,5 @@
-import type { AttemptVerdict } from './decide-attempt.js';
-import { MAX_UNRECORDED_CLAIMS } from './claim-attempt.js';
+import type { AttemptVerdict } from '../attempts/decide-attempt.js';
+import { MAX_UNRECORDED_CLAIMS } from '../executions/claim-attempt.js';
 
 /**
  * When an attempt's outcome cannot be stored. A value PostgreSQL refuses (SQLSTATE class 22,

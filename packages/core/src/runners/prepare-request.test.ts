@@ -2,7 +2,8 @@ import { createSecret } from '../secrets/create-secret.js';
 import { deleteSecret } from '../secrets/delete-secret.js';
 import type { RequestSpec } from '@cronsvc/contracts';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import { newExecutionVariables, prepareRequest } from './prepare-request.js';
+import { newExecutionVariables } from '../executions/execution-variables.js';
+import { prepareRequest } from './prepare-request.js';
 
 let ctx: TestContext;
 let workspaceId: string;

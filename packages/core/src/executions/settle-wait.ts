@@ -1,8 +1,9 @@
 import type { SqlPool } from '../db/client.js';
+import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
-import { enqueueCommitted } from '../executions/create-executions.js';
-import type { Deps } from '../runtime/deps.js';
+import { enqueueCommitted } from './create-executions.js';
+import type { Deps } from '../deps/deps.js';
 
 export type WaitKey = { tokenHash: string } | { executionId: string; workspaceId: string };
 
@@ -16,9 +17,20 @@ interface Settlement {
   workspaceId: string | null;
   type: 'wait_for_webhook' | 'approval';
   decision: 'resumed' | 'approved' | 'rejected';
-  input: string;
+  /** The step's input: the posted payload or decision body (JSON), null for none. */
+  input: unknown;
   at: Date;
 }
+
+const SETTLE_COLUMNS: readonly Column<Settlement>[] = [
+  { name: 'token_hash', type: 'text', value: (s) => s.tokenHash },
+  { name: 'execution_id', type: 'text', value: (s) => s.executionId },
+  { name: 'workspace_id', type: 'text', value: (s) => s.workspaceId },
+  { name: 'type', type: 'text', value: (s) => s.type },
+  { name: 'decision', type: 'text', value: (s) => s.decision },
+  { name: 'input', type: 'jsonb', value: (s) => s.input },
+  { name: 'at', type: 'timestamptz', value: (s) => s.at },
+];
 
 interface SettledRow {
   n: number;
@@ -34,8 +46,7 @@ interface SettledRow {
 // it once: one of them gets the row, the other gets nothing, as it would have alone.
 const SETTLE_SQL = `
   WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])
-      WITH ORDINALITY AS i(token_hash, execution_id, workspace_id, type, decision, input, at, n)
+    SELECT * FROM ${unnestFrom(SETTLE_COLUMNS, 'i', { ordinality: 'n' })}
   ), found AS (
     SELECT i.*, s.id AS step_row, s.execution_id AS exe FROM input AS i JOIN step_executions AS s ON s.token_hash = i.token_hash
     UNION ALL
@@ -66,8 +77,6 @@ const SETTLE_SQL = `
   )
   SELECT m.n::int AS n, m.id, m.attempt_count FROM moved AS m JOIN decided AS d ON d.id = m.step_row`;
 
-const column = <T>(items: Settlement[], pick: (s: Settlement) => T) => items.map(pick);
-
 /**
  * Resumes and decisions arriving together share one statement (one batcher per pool): they
  * change the status of executions of the same workspaces, and one statement takes the workspace's
@@ -80,15 +89,7 @@ const settlements = perPool(
         const { rows } = await pool.query<SettledRow>({
           name: 'settle-waits',
           text: SETTLE_SQL,
-          values: [
-            column(items, (s) => s.tokenHash),
-            column(items, (s) => s.executionId),
-            column(items, (s) => s.workspaceId),
-            column(items, (s) => s.type),
-            column(items, (s) => s.decision),
-            column(items, (s) => s.input),
-            column(items, (s) => s.at.toISOString()),
-          ],
+          values: columnArrays(SETTLE_COLUMNS, items),
         });
         const byOrdinal = new Map(rows.map((r) => [r.n, r]));
         return items.map((_, i) => byOrdinal.get(i + 1) ?? null);
@@ -116,7 +117,7 @@ export async function settleWait(
     workspaceId: byToken ? null : key.workspaceId,
     type: wait.type,
     decision: wait.decision,
-    input: JSON.stringify(wait.input ?? null),
+    input: wait.input ?? null,
     at: now,
   });
   if (!row) return null;

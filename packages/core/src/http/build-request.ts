@@ -1,4 +1,4 @@
-import type { OutboundRequest } from '../http/http-client.js';
+import type { OutboundRequest } from './http-client.js';
 import type { RequestSpec } from '@cronsvc/contracts';
 
 export const EXECUTION_ID_HEADER = 'X-Cron-Service-Execution-Id';

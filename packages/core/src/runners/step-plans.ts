@@ -1,28 +1,30 @@
-import { MAX_UNRECORDED_CLAIMS, type ClaimedExecution } from '../executions/claim-attempt.js';
-import { backoffMs } from '../executions/decide-attempt.js';
-import type { JsonPathBudget } from '../executions/json-path.js';
-import { afterCommit, wakeWaitingSiblings, type RunAttemptDeps, type RunOutcome } from '../executions/run-attempt.js';
-import { isUnstorable, tooManyClaimsVerdict, unstorableVerdict } from '../executions/unrecorded.js';
-import type { AttemptVerdict } from '../executions/decide-attempt.js';
-import { newToken } from '../ids/ids.js';
+import type { ApprovalStep, ErrorClass, Step, WaitStep } from '@cronsvc/contracts';
+import { backoffMs, type AttemptVerdict } from '../attempts/decide-attempt.js';
+import type { JsonPathBudget } from '../attempts/json-path.js';
+import { hashToken, newToken } from '../ids/ids.js';
+import { approvalUrls, resumeUrl } from '../jobs/public-urls.js';
 import { renderStepString } from '../templates/step-template.js';
-import { hashToken } from '../workspaces/workspaces.js';
-import { approvalRequiredEvent } from './approval-required.js';
-import { extractValues } from './extract-values.js';
-import { attemptHttpStep } from './http-step.js';
-import { loadRun, type Run, type StepRow } from './load-run.js';
-import { approvalUrls, resumeUrl } from './public-urls.js';
-import { ContextLimitError, recordTurn, type FinalState, type Recorded, type StepAttemptWrite, type TurnRecord } from './record-turn.js';
-import type { ApprovalStep, ErrorClass, HttpStep, Step, WaitStep } from '@cronsvc/contracts';
+import { approvalRequiredEvent } from '../workflows/approval-required.js';
+import { extractValues } from '../workflows/extract-values.js';
+import type { Run, StepRow } from '../workflows/load-run.js';
+import type { FinalState, StepAttemptWrite, TurnRecord } from '../workflows/record-turn.js';
 
 /**
- * The step runner (docs/adr/010-step-driven-executions.md): one turn of a claimed step-driven
- * execution. It runs the current step and records it, goes straight on with the next step while
- * steps complete, and stops when the run waits (for a call, a decision or an http step's backoff),
- * is parked, or ends.
+ * The step runner's decisions (docs/adr/010-step-driven-executions.md): what one move of a run
+ * records, given the run, its current step and what happened. Pure functions of their arguments
+ * (a new wait's token is the only thing made here), so every rule of a run is testable without a
+ * database; the step runner does the I/O around them.
  */
 
-interface Plan {
+/** What the planners need of the service's settings. */
+export interface PlanSettings {
+  /** The lease a run going on to its next step keeps (EXECUTION_LEASE_MS). */
+  leaseMs: number;
+  publicBaseUrl: string;
+  random?: () => number;
+}
+
+export interface Plan {
   rec: TurnRecord;
   /** Set when the run goes on with the next step in this worker. */
   next?: { index: number; context: Record<string, unknown> };
@@ -32,12 +34,23 @@ interface Plan {
   onContextLimit?: (message: string) => Plan;
 }
 
-type StepWrite = NonNullable<TurnRecord['step']>;
+export type StepWrite = NonNullable<TurnRecord['step']>;
+
+/** An http step's attempt as sent and judged (runners/http-step.ts). */
+export interface HttpStepAttempt {
+  attempt: StepAttemptWrite;
+  verdict: AttemptVerdict;
+  /** The response body (secrets masked) parsed as JSON, for extract; undefined without a JSON body. */
+  document: unknown;
+  response: { statusCode: number; bodyPreview: string | null } | null;
+  /** What is left of the attempt's JSONPath budget, for the step's extraction. */
+  budget: JsonPathBudget;
+}
 
 // An http step's output keeps its body as JSON when it is JSON and no bigger than this; otherwise the preview text.
 const MAX_OUTPUT_BODY_BYTES = 64 * 1024;
 
-function stepWrite(run: Run, step: Step, fields: Partial<StepWrite> & Pick<StepWrite, 'status' | 'startedAt'>): StepWrite {
+export function stepWrite(run: Run, step: Step, fields: Partial<StepWrite> & Pick<StepWrite, 'status' | 'startedAt'>): StepWrite {
   const row = run.current;
   return {
     id: row?.id,
@@ -57,7 +70,7 @@ function stepWrite(run: Run, step: Step, fields: Partial<StepWrite> & Pick<StepW
   };
 }
 
-function finish(run: Run, final: FinalState, extra: Partial<TurnRecord> = {}, context = run.context): Plan {
+export function finish(run: Run, final: FinalState, extra: Partial<TurnRecord> = {}, context = run.context): Plan {
   return { rec: { index: run.index, context, state: { status: 'final', final }, ...extra } };
 }
 
@@ -65,12 +78,13 @@ function finish(run: Run, final: FinalState, extra: Partial<TurnRecord> = {}, co
  * A failure of the current step that ends the run with the same class. `response` is the HTTP
  * response this move got, if any; without one the run's last response is reported.
  */
-function failStep(run: Run, step: Step, errorClass: ErrorClass, message: string, now: Date, failing: StepWrite, extra: Partial<TurnRecord> = {}, response?: FinalState['response']): Plan {
+export function failStep(run: Run, step: Step, errorClass: ErrorClass, message: string, now: Date, failing: StepWrite, extra: Partial<TurnRecord> = {}, response?: FinalState['response']): Plan {
   const failed: StepWrite = { ...failing, status: 'failed', errorClass, errorMessage: message, finishedAt: now };
   return finish(run, { status: 'failed', errorClass, errorMessage: `step "${step.id}": ${message}`, response }, { ...extra, step: failed });
 }
 
-function planTimeout(run: Run, now: Date): Plan {
+/** The run is past max_workflow_duration_seconds: it fails WORKFLOW_TIMEOUT, with the step in progress. */
+export function planTimeout(run: Run, now: Date): Plan {
   const seconds = Math.round((run.deadline.getTime() - run.exe.startedAt.getTime()) / 1000);
   const message = `the run did not finish within max_workflow_duration_seconds (${seconds} s)`;
   const step = run.steps[run.index];
@@ -82,8 +96,8 @@ function planTimeout(run: Run, now: Date): Plan {
 }
 
 /** A step that completed: its values extracted, then the next step in this worker, or the run's success. */
-function planSuccess(
-  deps: RunAttemptDeps,
+export function planSuccess(
+  settings: PlanSettings,
   run: Run,
   step: Step,
   done: StepWrite,
@@ -102,39 +116,37 @@ function planSuccess(
   }
   const next = { index: run.index + 1, context: extraction.context };
   return {
-    rec: { ...records, index: next.index, context: next.context, state: { status: 'running', leaseMs: deps.config.executionLeaseMs, nextAttemptAt: now } },
+    rec: { ...records, index: next.index, context: next.context, state: { status: 'running', leaseMs: settings.leaseMs, nextAttemptAt: now } },
     next,
     onContextLimit: failAsLimit,
   };
 }
 
-function httpOutput(made: { attempt: StepAttemptWrite; document: unknown }): unknown {
+function httpOutput(made: HttpStepAttempt): unknown {
   if (made.attempt.statusCode === null) return null;
   const fits = made.document !== undefined && Buffer.byteLength(JSON.stringify(made.document)) <= MAX_OUTPUT_BODY_BYTES;
   return { status_code: made.attempt.statusCode, body: fits ? made.document : made.attempt.bodyPreview };
 }
 
-async function planHttp(deps: RunAttemptDeps, run: Run, step: HttpStep): Promise<Plan> {
-  const number = (run.current?.attemptCount ?? 0) + 1;
-  const startedAt = run.current?.startedAt ?? deps.clock.now();
-  const inSlot = deps.inSlot ?? ((work) => work());
-  const made = await inSlot(() => attemptHttpStep(deps, run, step, number));
-  const now = deps.clock.now();
+/** An http step's attempt, judged: retried after its backoff (never past the deadline), failed, or completed. */
+export function planHttpOutcome(settings: PlanSettings, run: Run, step: Step, made: HttpStepAttempt, startedAt: Date, now: Date): Plan {
+  const number = made.attempt.number;
   const running = stepWrite(run, step, { status: 'running', attemptCount: number, startedAt, output: httpOutput(made) });
   const { verdict, attempt } = made;
   if (verdict.outcome === 'retry') {
     // A backoff that would end after the deadline ends at it, and the next turn times the run out.
-    const retryAt = new Date(Math.min(now.getTime() + backoffMs(number, deps.random), run.deadline.getTime()));
+    const retryAt = new Date(Math.min(now.getTime() + backoffMs(number, settings.random), run.deadline.getTime()));
     return { rec: { index: run.index, context: run.context, state: { status: 'running', leaseMs: null, nextAttemptAt: retryAt }, step: running, attempt }, retryAt };
   }
   // An attempt without a response reports the run's last response, as a request job reports its last.
   const response = made.response ?? undefined;
   if (verdict.outcome === 'failed') return failStep(run, step, verdict.errorClass, verdict.errorMessage ?? 'failed', now, running, { attempt }, response);
-  return planSuccess(deps, run, step, running, made.document, now, { attempt }, response, made.budget);
+  return planSuccess(settings, run, step, running, made.document, now, { attempt }, response, made.budget);
 }
 
-function planEnterWait(deps: RunAttemptDeps, run: Run, step: WaitStep | ApprovalStep, now: Date): Plan {
-  const base = deps.config.publicBaseUrl;
+/** A wait or approval step starts: a token, its URL(s), its expiry (never past the deadline), and an approval's announcement. */
+export function planEnterWait(settings: PlanSettings, run: Run, step: WaitStep | ApprovalStep, now: Date): Plan {
+  const base = settings.publicBaseUrl;
   const token = newToken(step.type === 'approval' ? 'apr_' : 'rsm_');
   const timeoutAt = step.timeout_seconds === undefined ? run.deadline.getTime() : now.getTime() + step.timeout_seconds * 1000;
   const expiresAt = new Date(Math.min(timeoutAt, run.deadline.getTime()));
@@ -163,81 +175,24 @@ function planEnterWait(deps: RunAttemptDeps, run: Run, step: WaitStep | Approval
 }
 
 /** A wait that was resumed, decided or expired: completed, or failed per its on_timeout. */
-function planWaitOutcome(deps: RunAttemptDeps, run: Run, step: WaitStep | ApprovalStep, row: StepRow, now: Date): Plan {
+export function planWaitOutcome(settings: PlanSettings, run: Run, step: WaitStep | ApprovalStep, row: StepRow, now: Date): Plan {
   const done = stepWrite(run, step, { ...row });
   const waited = `${Math.round(((row.expiresAt ?? now).getTime() - row.startedAt.getTime()) / 1000)} s`;
   if (step.type === 'wait_for_webhook') {
     if (row.decision === 'timed_out' && step.on_timeout === 'fail') return failStep(run, step, 'WAIT_TIMEOUT', `no call to its resume URL within ${waited}`, now, done);
     const payload = row.decision === 'resumed' ? row.input : null;
-    return planSuccess(deps, run, step, { ...done, output: payload }, payload, now);
+    return planSuccess(settings, run, step, { ...done, output: payload }, payload, now);
   }
   if (row.decision === 'rejected') return failStep(run, step, 'APPROVAL_REJECTED', 'the approval was rejected', now, done);
   if (row.decision === 'expired' && step.on_timeout === 'reject') return failStep(run, step, 'APPROVAL_EXPIRED', `no decision within ${waited}`, now, done);
   const decision = { decision: row.decision, approved: true, decided_at: row.decidedAt?.toISOString() ?? null, input: row.input ?? null };
-  return planSuccess(deps, run, step, { ...done, output: decision }, decision, now);
+  return planSuccess(settings, run, step, { ...done, output: decision }, decision, now);
 }
 
-/** The run ends RECORD_FAILED: the current step (if it has a record) fails with it, and nothing is sent. */
-function planUnrecorded(run: Run, verdict: AttemptVerdict, now: Date): Plan {
+/** The run ends RECORD_FAILED: the current step (if there is one) fails with it, and nothing is sent. */
+export function planUnrecorded(run: Run, verdict: AttemptVerdict, now: Date): Plan {
   const step = run.steps[run.index];
   const message = verdict.errorMessage ?? 'the outcome could not be stored';
   if (!step) return finish(run, { status: 'failed', errorClass: 'RECORD_FAILED', errorMessage: message });
   return failStep(run, step, 'RECORD_FAILED', message, now, stepWrite(run, step, { status: 'running', startedAt: run.current?.startedAt ?? now }));
-}
-
-async function planMove(deps: RunAttemptDeps, run: Run): Promise<Plan> {
-  const now = deps.clock.now();
-  if (run.exe.unrecordedClaims > MAX_UNRECORDED_CLAIMS) return planUnrecorded(run, tooManyClaimsVerdict(run.exe.unrecordedClaims), now);
-  if (Math.max(now.getTime(), run.dueAt.getTime()) >= run.deadline.getTime()) return planTimeout(run, now);
-  const step = run.steps[run.index];
-  if (!step) return finish(run, { status: 'succeeded', errorClass: null, errorMessage: null });
-  if (step.type === 'http') return planHttp(deps, run, step);
-  const row = run.current;
-  if (row && row.status === 'waiting' && row.decision) return planWaitOutcome(deps, run, step, row, now);
-  return planEnterWait(deps, run, step, now);
-}
-
-/**
- * Records a move. Values the context store refuses fail the step instead; a move PostgreSQL
- * refuses to store (see executions/unrecorded.ts) ends the run failed without it, at once.
- */
-async function record(deps: RunAttemptDeps, run: Run, plan: Plan): Promise<{ plan: Plan; recorded: Recorded }> {
-  try {
-    return { plan, recorded: await recordTurn(deps, run, plan.rec) };
-  } catch (error) {
-    if (error instanceof ContextLimitError && plan.onContextLimit) {
-      const failed = plan.onContextLimit(`the job's context store refused the values: ${error.message}`);
-      return { plan: failed, recorded: await recordTurn(deps, run, failed.rec) };
-    }
-    if (!isUnstorable(error)) throw error;
-    deps.logger.warn('workflow turn could not be stored; the execution ends failed', { executionId: run.exe.id, error: (error as Error).message });
-    const failed = planUnrecorded(run, unstorableVerdict(error), deps.clock.now());
-    return { plan: failed, recorded: await recordTurn(deps, run, failed.rec) };
-  }
-}
-
-function outcomeOf(recorded: Extract<Recorded, { recorded: true }>): 'succeeded' | 'failed' | 'retry' | 'parked' | 'waiting' {
-  if (recorded.status === 'succeeded' || recorded.status === 'failed') return recorded.status;
-  if (recorded.status === 'waiting') return recorded.waitingReason === 'manual' ? 'parked' : 'waiting';
-  return 'retry';
-}
-
-/** One turn of a claimed step-driven execution. */
-export async function runStepTurn(deps: RunAttemptDeps, exe: ClaimedExecution): Promise<RunOutcome> {
-  const run = await loadRun(deps, exe);
-  if (!run) return { skip: 'another worker recorded a turn of this execution since it was claimed' };
-  for (;;) {
-    const { plan, recorded } = await record(deps, run, await planMove(deps, run));
-    if (!recorded.recorded) return { skip: `turn ${run.turn} was recorded by another worker` };
-    if (plan.next && recorded.status === 'running') {
-      Object.assign(run, { turn: run.turn + 1, index: plan.next.index, context: plan.next.context, current: null, stepsToStore: null, dueAt: new Date(0) });
-      continue;
-    }
-    const retryAt = recorded.status === 'running' ? plan.retryAt : undefined;
-    await afterCommit(deps, exe.id, [
-      retryAt ? () => deps.queues.enqueueExecutions([{ executionId: exe.id, attempt: run.turn + 1, runAt: retryAt }]) : null,
-      recorded.status !== 'running' && exe.maxConcurrentExecutions > 0 ? () => wakeWaitingSiblings(deps, exe) : null,
-    ]);
-    return { done: outcomeOf(recorded), executionId: exe.id };
-  }
 }

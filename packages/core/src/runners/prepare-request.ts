@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
 import type { OutboundRequest } from '../http/http-client.js';
@@ -6,21 +5,12 @@ import type { RequestSpec } from '@cronsvc/contracts';
 import { resolveSecrets } from '../secrets/resolve-secrets.js';
 import { jobSecretBytesProblem } from '../secrets/secret-value.js';
 import { findReferences, referencedSecretNames, renderRequest } from '../templates/template.js';
-import { buildRequest } from './build-request.js';
-
-/** The per-execution variables: made once when an execution starts and reused by every retry (SPEC 2.3). */
-export interface ExecutionVariables {
-  timestamp: string;
-  uuid: string;
-}
+import { buildRequest } from '../http/build-request.js';
+import type { ExecutionVariables } from '../executions/execution-variables.js';
 
 export type PreparedRequest =
   | { ok: true; request: OutboundRequest; secretValues: string[] }
   | { ok: false; errorClass: 'SECRET_NOT_FOUND'; message: string };
-
-export function newExecutionVariables(now: Date): ExecutionVariables {
-  return { timestamp: now.toISOString(), uuid: randomUUID() };
-}
 
 /**
  * Renders a job's request for one attempt and encodes it like buildRequest. Secrets are read

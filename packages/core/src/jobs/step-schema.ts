@@ -1,6 +1,7 @@
 import { STEP_TYPES } from '@cronsvc/contracts';
 import Joi from 'joi';
-import { jsonPathProblem } from '../executions/json-path.js';
+import { jsonPathProblem } from '../attempts/json-path.js';
+import { CONTEXT_KEY } from '../templates/step-template.js';
 
 /**
  * The steps of a step-driven job (README "Workflows"). Built from the request schema that the
@@ -9,9 +10,8 @@ import { jsonPathProblem } from '../executions/json-path.js';
  * without this module importing the job schema back.
  */
 
-/** Step ids name steps in records and URLs; context keys are template names (`{{context.<key>}}`). */
+/** Step ids name steps in records and URLs. */
 export const STEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
-export const CONTEXT_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 export const MAX_STEPS = 50;
 export const MAX_EXTRACTS = 50;
 /** A wait may be as long as the longest run (max_workflow_duration_seconds is at most 7200). */
