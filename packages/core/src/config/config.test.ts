@@ -36,6 +36,13 @@ describe('loadConfig messages', () => {
     expect(problemsOf({ SECRETS_ENCRYPTION_KEY: 'not base64!' })).toHaveLength(1);
   });
 
+  it('says how to make a production token that is too short', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(problemsOf({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key, ADMIN_TOKEN: 'short' })).toEqual([
+      'ADMIN_TOKEN: must be at least 32 characters long when NODE_ENV=production (it is 5); make one with: openssl rand -base64 32',
+    ]);
+  });
+
   it('accepts a key made the way the message says', () => {
     const key = randomBytes(32).toString('base64');
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key }, keyFile).secretsEncryptionKey).toEqual(Buffer.from(key, 'base64'));

@@ -143,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     for (const name of ['ADMIN_TOKEN', 'BOOTSTRAP_API_TOKEN']) {
       const token = value[name] as string | undefined;
       if (token !== undefined && token.length < MIN_PRODUCTION_TOKEN_LENGTH) {
-        problems.push(`"${name}" must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters long when NODE_ENV=production (it is ${token.length}); generate one with: openssl rand -base64 32`);
+        problems.push(`${name}: must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters long when NODE_ENV=production (it is ${token.length}); ${MAKE_KEY}`);
       }
     }
   }
