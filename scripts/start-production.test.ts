@@ -43,8 +43,8 @@ it('exits 78 naming REDIS_URL when Redis cannot be reached and the queue backend
 it('exits 78 naming ADMIN_TOKEN and BOOTSTRAP_API_TOKEN when either is shorter than 32 characters, without printing them', async () => {
   const { code, output } = await start({ ADMIN_TOKEN: 'change-me', BOOTSTRAP_API_TOKEN: 'dev-token-0123456789abcdef01234', REDIS_URL: `redis://127.0.0.1:${deadPort}` });
   expect(code).toBe(78);
-  expect(output).toMatch(/"ADMIN_TOKEN" must be at least 32 characters long when NODE_ENV=production \(it is 9\)/);
-  expect(output).toMatch(/"BOOTSTRAP_API_TOKEN" must be at least 32 characters long when NODE_ENV=production \(it is 31\)/);
+  expect(output).toMatch(/ADMIN_TOKEN: must be at least 32 characters long when NODE_ENV=production \(it is 9\)/);
+  expect(output).toMatch(/BOOTSTRAP_API_TOKEN: must be at least 32 characters long when NODE_ENV=production \(it is 31\)/);
   expect(output).not.toContain('change-me');
   expect(output).not.toContain('dev-token-0123456789abcdef01234');
 });

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { createHttpClient, createMailer, SEND_TIMEOUT_MS, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
-import { jsonBody } from './middleware/json-body.js';
+import { jsonBodiesOnly, jsonBody } from './middleware/json-body.js';
 import { PUBLIC_PREFIXES } from './middleware/public.js';
 import { publicRateLimit, rateLimit } from './middleware/rate-limit.js';
-import { errorHandler, notFoundRoute } from './middleware/errors.js';
+import { errorHandler, notFoundRoute, nulInPath } from './middleware/errors.js';
 import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
 import { approvalsRouter } from './routers/approvals.router.js';
@@ -50,14 +50,18 @@ export function createApp(deps: ApiDeps): Express {
   const limitStore = deps.redis ? { redis: deps.redis, prefix: deps.config.redisPrefix } : { pool: deps.pool };
   // Public endpoints: the token in the path is the credential, and each looks its token up and
   // counts the request before it reads its body, with a parser and limit of its own, so they come
-  // before the API-token middleware and the JSON parser.
+  // before the API-token middleware and the JSON parser. A trigger answers alike for every token,
+  // even one no job could have, so it comes before the NUL check; everything after it answers 404
+  // to a path holding NUL.
   const limitPublic = publicRateLimit(limitStore, deps.config.publicRateLimitPerMinute, deps.logger);
-  app.use(PUBLIC_PREFIXES.ping, pingRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.triggers, triggersRouter(deps, limitPublic));
+  app.use(nulInPath);
+  app.use(PUBLIC_PREFIXES.ping, pingRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   app.use(CONSOLE_PATH, consoleRouter(deps, senders));
+  app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
   app.use(jsonBody('1mb'));
 
   app.get('/healthz', (_req, res) => {

@@ -144,9 +144,11 @@ describe('GET|POST /v1/ping/:token', () => {
     expect([big.status, big.body.error.code, big.body.error.message]).toEqual([413, 'payload_too_large', 'request body is larger than 10 KiB']);
   });
 
-  it('answers other methods with 404, not 401', async () => {
+  it('answers other methods with 405 and Allow, not 401', async () => {
     const m = (await create({ name: 'methods', expected_interval_sec: 60 })).body;
-    expect((await request(api.app).put(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
-    expect((await request(api.app).delete(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
+    for (const method of ['put', 'delete'] as const) {
+      const res = await request(api.app)[method](`/v1/ping/${tokenOf(m)}`);
+      expect([res.status, res.headers.allow]).toEqual([405, 'GET, POST']);
+    }
   });
 });

@@ -10,6 +10,7 @@ import { registerMonitors, registerPing } from './commands/monitors.js';
 import { registerRules } from './commands/rules.js';
 import { registerSecrets, registerSigningKey } from './commands/secrets.js';
 import { example } from './commands/shared.js';
+import { globalOptionHint } from './global-options.js';
 import { warnOnTokenFlag } from './transport.js';
 
 /** Every command without a subcommand of its own. */
@@ -32,6 +33,8 @@ export function createProgram(): Command {
     .option('--insecure', 'allow a plain http:// URL to another machine (the token then crosses the network unencrypted)')
     .option('--json', 'print the API response body as JSON')
     .showHelpAfterError('(add --help for usage)')
+    // Before the commands are registered: each copies this output configuration when created.
+    .configureOutput({ outputError: (text, write) => write(`${text}${globalOptionHint(text, process.argv.slice(2))}`) })
     .exitOverride()
     .hook('preAction', (_program, action) => warnOnTokenFlag(action, (text) => process.stderr.write(`${text}\n`)));
   example(program, 'cronsvc login', 'cronsvc jobs list', 'CRONSVC_URL=http://localhost:3000 CRONSVC_TOKEN=dev-token cronsvc executions list --status failed --json');

@@ -1,6 +1,7 @@
 import type { ErrorCode, ErrorDetail, ErrorEnvelope } from '@cronsvc/contracts';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError, isUnavailable, requestTooDeep, type Logger } from '@cronsvc/core';
+import { allowedMethods } from './allowed-methods.js';
 import { redactedPath } from './public.js';
 
 /** Thrown by the JSON parser's verify step; a plain Error, since body-parser rewrites its status. */
@@ -16,8 +17,25 @@ function sizeLimit(bytes: number | undefined): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
 
+/**
+ * The end of every router: a path the API has with another method is a 405 naming the methods
+ * it has (`Allow`), anything else a 404. Public routers end with it too, so an unknown path under
+ * a public prefix never asks for an API token it does not take.
+ */
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
+  const path = req.originalUrl.split('?')[0];
+  const allowed = allowedMethods(req.app, path);
+  if (allowed.length > 0 && !allowed.includes('*')) {
+    res.set('Allow', allowed.join(', '));
+    throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
+  }
+  throw new AppError('not_found', `no route for ${req.method} ${path}`);
+};
+
+/** PostgreSQL cannot hold NUL, so no id or token holds one: a path with it names nothing. */
+export const nulInPath: RequestHandler = (req, _res, next) => {
+  if (req.path.includes('%00')) throw new AppError('not_found', 'not found: no id or token holds a NUL character');
+  next();
 };
 
 function sendAppError(res: Response, err: AppError): void {
@@ -25,7 +43,7 @@ function sendAppError(res: Response, err: AppError): void {
 }
 
 /**
- * The one place errors become HTTP answers (the error envelope of the README): no stack traces
+ * The one place errors become HTTP answers, in the envelope of docs/API.md: no stack traces
  * leave the process. What it logs names the path with the token of a public endpoint cut out:
  * the token is the credential, and logs are read by more people than hold it.
  */

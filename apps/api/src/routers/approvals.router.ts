@@ -4,7 +4,7 @@ import { AppError, decideApproval, getApproval, waitTokenKnown } from '@cronsvc/
 import type { ApiDeps } from '../app.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { PublicRateLimit } from '../middleware/rate-limit.js';
-import { publicNotFound } from '../middleware/public.js';
+import { notFoundRoute } from '../middleware/errors.js';
 import { PAGE_HEADERS, renderApprovalPage, renderDecisionPage, renderProblemPage } from '../pages/approval-page.js';
 
 // A decision carries at most a comment or a small JSON object.
@@ -36,7 +36,7 @@ function problemPage(req: Request, res: Response, error: unknown): void {
 
 /**
  * GET /v1/approvals/:token (JSON, or the review page) and POST .../approve | .../reject, public:
- * the token in the path is the credential (README "Approvals"). Each request is counted under
+ * the token in the path is the credential (docs/WORKFLOWS.md, "Approvals"). Each request is counted under
  * its token (PUBLIC_RATE_LIMIT_PER_MINUTE) before a decision's body is read.
  */
 export function approvalsRouter(deps: ApiDeps, limit: PublicRateLimit): Router {
@@ -75,7 +75,7 @@ export function approvalsRouter(deps: ApiDeps, limit: PublicRateLimit): Router {
   };
   router.post('/:token/approve', counted, parseDecision, decide('approved'));
   router.post('/:token/reject', counted, parseDecision, decide('rejected'));
-  router.use(publicNotFound);
+  router.use(notFoundRoute);
   // What the handlers before a page threw (a request over the limit): a page for a browser too.
   const asPage: ErrorRequestHandler = (error, req, res, _next) => problemPage(req, res, error);
   router.use(asPage);

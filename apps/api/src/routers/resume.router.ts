@@ -2,14 +2,14 @@ import express, { Router, type RequestHandler } from 'express';
 import { parseInboundBody, resumeByToken, unknownResumeToken, waitTokenKnown } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import type { PublicRateLimit } from '../middleware/rate-limit.js';
-import { publicNotFound } from '../middleware/public.js';
+import { notFoundRoute } from '../middleware/errors.js';
 
 // The payload becomes the step's input (and may be extracted from), like a trigger's body.
 const RESUME_BODY_LIMIT = '1mb';
 
 /**
- * POST /v1/resume/:token, public: continues a wait_for_webhook step once (README "Waiting for a
- * webhook"). The token is looked up and the call counted before the body is read: an unknown
+ * POST /v1/resume/:token, public: continues a wait_for_webhook step once (docs/WORKFLOWS.md,
+ * "Waiting for a webhook"). The token is looked up and the call counted before the body is read: an unknown
  * token is a 404 without it.
  */
 export function resumeRouter(deps: ApiDeps, limit: PublicRateLimit): Router {
@@ -33,6 +33,6 @@ export function resumeRouter(deps: ApiDeps, limit: PublicRateLimit): Router {
       res.set('Cache-Control', 'no-store').json(await resumeByToken(deps, req.params.token as string, payload));
     },
   );
-  router.use(publicNotFound);
+  router.use(notFoundRoute);
   return router;
 }

@@ -3,7 +3,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { checkTriggerSecret, findTrigger, parseInboundBody, startTriggeredRun, type TriggerJob } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import type { PublicRateLimit } from '../middleware/rate-limit.js';
-import { publicNotFound } from '../middleware/public.js';
+import { notFoundRoute } from '../middleware/errors.js';
 
 // Webhook senders post whole events; the limit of every other request body applies.
 const TRIGGER_BODY_LIMIT = '1mb';
@@ -11,8 +11,8 @@ const TRIGGER_BODY_LIMIT = '1mb';
 const received: TriggerResult = { received: true };
 
 /**
- * POST /v1/triggers/:token, public: the token in the path is the credential (README "Webhook
- * triggers"). The token is looked up, the call counted and the secret checked before the body is
+ * POST /v1/triggers/:token, public: the token in the path is the credential (docs/WORKFLOWS.md,
+ * "Webhook triggers"). The token is looked up, the call counted and the secret checked before the body is
  * read, so a refused call costs no body; an unknown token is answered at once, as a known one is.
  */
 export function triggersRouter(deps: ApiDeps, limit: PublicRateLimit): Router {
@@ -41,6 +41,6 @@ export function triggersRouter(deps: ApiDeps, limit: PublicRateLimit): Router {
       res.status(200).json(received);
     },
   );
-  router.use(publicNotFound);
+  router.use(notFoundRoute);
   return router;
 }

@@ -21,7 +21,7 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
 }
 
-/** True when the address is not a public unicast address (README, "Target guard"). */
+/** True when the address is not a public unicast address (docs/SECURITY.md, "Target guard"). */
 export function isBlockedAddress(address: string): boolean {
   const parsed = parseAddress(address);
   if (parsed === null) return true;
@@ -47,6 +47,10 @@ export function isBlockedLiteralHost(url: string): boolean {
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
   return isIP(bare) !== 0 && isBlockedAddress(bare);
 }
+
+/** The save-time refusal of a private target, with the setting that lifts it for local development. */
+export const PRIVATE_TARGET_MESSAGE =
+  'must be a publicly reachable address (loopback, private and link-local hosts are refused; ALLOW_PRIVATE_TARGETS=true allows them on a development service)';
 
 export class BlockedTargetError extends Error {
   readonly code = 'BLOCKED_TARGET';

@@ -3,12 +3,12 @@ import Joi from 'joi';
 import type { Config } from '../config/config.js';
 import { Prisma } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
-import { isBlockedLiteralHost } from '../http/target-guard.js';
+import { isBlockedLiteralHost, PRIVATE_TARGET_MESSAGE } from '../http/target-guard.js';
 import { newId } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
 import { derivedKeys } from '../secrets/crypto.js';
 import { placeholderSafeUrl } from '../templates/template.js';
-import { joiDetails, validate } from '../validation/validate.js';
+import { validate } from '../validation/validate.js';
 import { CHANNEL_TYPES, type ChannelType } from '@cronsvc/contracts';
 import { CHANNEL_ADAPTERS, type ChannelAdapter, type ChannelConfig } from './adapters/index.js';
 import { credentialReferences, decryptCredentials, encryptCredentials, secretNamesOf, splitConfig, type ChannelOwner } from './channel-credentials.js';
@@ -36,9 +36,7 @@ interface ChannelInput {
 
 /** The type's config schema, with every problem reported under `config.`. */
 function validConfig(adapter: ChannelAdapter<unknown>, config: ChannelConfig): ChannelConfig {
-  const { value, error } = adapter.configSchema.validate(config, { abortEarly: false, convert: false, errors: { wrap: { label: false } } });
-  if (error) throw AppError.validation(joiDetails(error, 'config'));
-  return value as ChannelConfig;
+  return validate<ChannelConfig>(adapter.configSchema, config, { prefix: 'config' });
 }
 
 /** Save-time checks beyond the schema: placeholders name secrets only, and URLs are not private literal addresses. */
@@ -52,7 +50,7 @@ function checkConfig(config: Pick<Config, 'allowPrivateTargets'>, adapter: Chann
     for (const field of adapter.urlFields) {
       const url = full[field];
       if (typeof url === 'string' && isBlockedLiteralHost(placeholderSafeUrl(url))) {
-        problems.push({ path: `config.${field}`, message: 'must be a publicly reachable address (loopback, private and link-local hosts are refused)' });
+        problems.push({ path: `config.${field}`, message: PRIVATE_TARGET_MESSAGE });
       }
     }
   }

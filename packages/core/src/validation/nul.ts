@@ -47,3 +47,25 @@ export function containsNul(value: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Where NUL appears in `value`: the path of each string holding one, or of the object whose key
+ * holds one (a key is not a field the caller can name). At most `max` of them, in no particular
+ * order. Iterative, like containsNul.
+ */
+export function nulPaths(value: unknown, max = 10): (string | number)[][] {
+  const found: (string | number)[][] = [];
+  const pending: { node: unknown; path: (string | number)[] }[] = [{ node: value, path: [] }];
+  while (pending.length > 0 && found.length < max) {
+    const { node, path } = pending.pop()!;
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) found.push(path);
+    } else if (Array.isArray(node)) node.forEach((child, i) => pending.push({ node: child, path: [...path, i] }));
+    else if (typeof node === 'object' && node !== null) {
+      const entries = Object.entries(node);
+      if (entries.some(([key]) => key.includes('\u0000'))) found.push(path);
+      else for (const [key, child] of entries) pending.push({ node: child, path: [...path, key] });
+    }
+  }
+  return found;
+}
