@@ -8,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { createRuntime, startUp, storesEnv, SUPERVISED_ENV } from '@cronsvc/core';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Compiled by `npm run build`, this file is scripts/dist/start.js, and its children run compiled too.
+const compiled = path.basename(here) === 'dist';
+const root = path.resolve(here, compiled ? '../..' : '..');
+/** The node arguments that run an app: its compiled JavaScript, or its TypeScript through tsx's loader. */
+const appArgs = (name: string) =>
+  compiled ? [path.join(root, 'apps', name, 'dist', 'main.js')] : ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')];
 const STOP_GRACE_MS = 30_000;
 
 const { config, logger, stores } = await startUp('supervisor');
@@ -42,8 +48,8 @@ if (config.allInOne) {
   const exit = (code: number) => void stores.stop().finally(() => process.exit(code));
   let stopping = false;
   const launch = (name: string, restarts: number) => {
-    // node with tsx's loader, not the tsx command, which would add a relay process per app.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: childEnv });
+    // node itself, not the tsx command, which would add a relay process per app.
+    const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: 'inherit', env: childEnv });
     children.set(name, child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
