@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime, startUp, storesEnv, SUPERVISED_ENV } from '@cronsvc/core';
+import { startUp, storesEnv, SUPERVISED_ENV } from '@cronsvc/core/start-up';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,10 +17,12 @@ const appArgs = (name: string) =>
   compiled ? [path.join(root, 'apps', name, 'dist', 'main.js')] : ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')];
 const STOP_GRACE_MS = 30_000;
 
-const { config, logger, stores } = await startUp('supervisor');
+// Split, the API applies BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
+const { config, logger, stores } = await startUp('supervisor', { bootstrapToken: (c) => c.allInOne });
 
 if (config.allInOne) {
-  const [{ startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
+  const [{ createRuntime }, { startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
+    import('@cronsvc/core'),
     import('@cronsvc/api'),
     import('@cronsvc/scheduler'),
     import('@cronsvc/executor'),
@@ -44,12 +46,14 @@ if (config.allInOne) {
   const children = new Map<string, ChildProcess>();
   // The children use the stores decided here: the embedded server's URL, the queue backend.
   const childEnv = { ...process.env, ...storesEnv(stores), [SUPERVISED_ENV]: '1' };
+  // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
+  const envOf = (name: string) => (name === 'api' ? childEnv : { ...childEnv, BOOTSTRAP_API_TOKEN: '' });
   // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
   const exit = (code: number) => void stores.stop().finally(() => process.exit(code));
   let stopping = false;
   const launch = (name: string, restarts: number) => {
     // node itself, not the tsx command, which would add a relay process per app.
-    const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: 'inherit', env: childEnv });
+    const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: 'inherit', env: envOf(name) });
     children.set(name, child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {

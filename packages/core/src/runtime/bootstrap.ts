@@ -1,14 +1,13 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { EMBEDDED_DATABASE, type Config } from '../config/config.js';
-import { createDatabase, createDb } from '../db/client.js';
-import { applyMigrations, ensureDatabase } from '../db/migrate.js';
+import type { Config } from '../config/config.js';
+import { createDatabase } from '../db/client.js';
 import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
-import { createLogger, type Logger } from '../logging/logger.js';
-import { applyQueueSchema, createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
+import type { Logger } from '../logging/logger.js';
+import { createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
 import { createQueues } from '../queues/queues.js';
-import { ensureBootstrapWorkspace } from '../workspaces/workspaces.js';
 import { systemClock, type Deps } from './deps.js';
+import { assertResolved } from './prepare-database.js';
 import { createRedis } from './redis.js';
 
 export interface Runtime extends Deps {
@@ -17,36 +16,6 @@ export interface Runtime extends Deps {
   /** Opens the connection a queue worker waits on (Redis or PostgreSQL, as configured); closed by close(). */
   workerConnection(): QueueConnection;
   close(): Promise<void>;
-}
-
-export function serviceLogger(config: Config, service: string): Logger {
-  return createLogger({ level: config.logLevel, production: config.nodeEnv === 'production', service });
-}
-
-function assertResolved(config: Config): void {
-  if (config.databaseUrl === EMBEDDED_DATABASE || config.queueBackend === 'auto') {
-    throw new Error('resolveStores() must decide the database and the queue backend before this');
-  }
-}
-
-/**
- * Creates the database if missing, applies migrations (and BullMQ's schema when the queues are
- * on PostgreSQL), and applies the bootstrap token.
- */
-export async function prepareDatabase(config: Config, logger: Logger): Promise<void> {
-  assertResolved(config);
-  await ensureDatabase(config.databaseUrl);
-  const applied = await applyMigrations(config.databaseUrl);
-  if (applied.length > 0) logger.info('migrations applied', { applied });
-  if (config.queueBackend === 'postgres') await applyQueueSchema(config.databaseUrl);
-  if (config.bootstrapApiToken) {
-    const db = createDb(config.databaseUrl, { max: 1 });
-    try {
-      await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken);
-    } finally {
-      await db.$disconnect();
-    }
-  }
 }
 
 // Connections a queue worker's pool may use on PostgreSQL: its claims and completions are one
