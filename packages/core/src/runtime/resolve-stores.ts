@@ -46,13 +46,13 @@ function listening(url: string, defaultPort: number, timeoutMs = 1_000): Promise
 }
 
 async function checkPostgres(url: string, advice: string): Promise<void> {
-  const server = new URL(url);
-  server.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: server.toString(), connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (error) {
+    // 3D000: the server answered and the database does not exist yet; start-up creates it.
+    if ((error as { code?: string }).code === '3D000') return;
     throw new StoreUnavailableError(`DATABASE_URL: cannot connect to ${redactUrl(url)} (${(error as Error).message}). ${advice}`);
   } finally {
     await client.end().catch(() => undefined);
