@@ -83,8 +83,10 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
       try {
         await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
       } catch (error) {
-        // Another process created it between the check and the create.
-        if ((error as { code?: string }).code !== '42P04') throw error;
+        // Another process created it between the check and the create (42P04), or at the same
+        // moment (23505 on pg_database's unique name index).
+        const code = (error as { code?: string }).code;
+        if (code !== '42P04' && code !== '23505') throw error;
       }
     }
   } finally {
