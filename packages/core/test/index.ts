@@ -9,3 +9,5 @@ export * from './browser.js';
 export * from './factories.js';
 export * from './processes.js';
 export * from './raw-target-server.js';
+export * from './compiled-service.js';
+export * from './throwaway-stores.js';

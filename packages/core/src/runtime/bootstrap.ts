@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { createDatabase } from '../db/client.js';
@@ -8,11 +7,11 @@ import { createQueuePool, type QueueConnection } from '../queues/queue-connectio
 import { createQueues } from '../queues/queues.js';
 import { systemClock, type Deps } from './deps.js';
 import { assertResolved } from './prepare-database.js';
-import { createRedis } from './redis.js';
+import { createRedis, type RedisClient } from './redis.js';
 
 export interface Runtime extends Deps {
   /** Redis of the queue producers; undefined when the queues are on PostgreSQL. */
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   /** Opens the connection a queue worker waits on (Redis or PostgreSQL, as configured); closed by close(). */
   workerConnection(): QueueConnection;
   close(): Promise<void>;
@@ -24,8 +23,10 @@ const WORKER_QUEUE_POOL = 8;
 
 export function createRuntime(config: Config, logger: Logger, options: { dbPoolSize?: number; queuePoolSize?: number } = {}): Runtime {
   assertResolved(config);
-  const { db, pool } = createDatabase(config.databaseUrl, { max: options.dbPoolSize ?? 10, settings: jobQuotaConnectionOption(config.maxJobsPerWorkspace) });
-  const redisConnections: Redis[] = [];
+  // DATABASE_POOL_SIZE, when set, sizes every process's pool; otherwise each app's default.
+  const max = config.databasePoolSize ?? options.dbPoolSize ?? 10;
+  const { db, pool } = createDatabase(config.databaseUrl, { max, settings: jobQuotaConnectionOption(config.maxJobsPerWorkspace) });
+  const redisConnections: RedisClient[] = [];
   const queuePools: pg.Pool[] = [];
   const onRedisError = (error: Error) => logger.warn('redis error', { error: error.message });
   const connect = (role: 'worker' | 'producer'): QueueConnection => {
@@ -34,7 +35,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
       queuePools.push(queuePool);
       return { backend: 'postgres', pool: queuePool };
     }
-    const redis = createRedis(config.redisUrl, role);
+    const redis = createRedis(config, role);
     redis.on('error', onRedisError);
     redisConnections.push(redis);
     return { backend: 'redis', redis, prefix: config.redisPrefix };
