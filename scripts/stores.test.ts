@@ -199,7 +199,7 @@ describe('Redis', () => {
 
       const untagged = await exitOf('api', env({ ...settings, REDIS_PREFIX: 'cronsvc' }));
       expect(untagged.code).toBe(78);
-      expect(untagged.output).toMatch(/"REDIS_PREFIX" must start with a hash tag in braces, such as \{cronsvc\}, when REDIS_CLUSTER=true/);
+      expect(untagged.output).toMatch(/REDIS_PREFIX: must start with a hash tag in braces, such as \{cronsvc\}, when REDIS_CLUSTER=true/);
     } finally {
       await cluster.stop();
     }

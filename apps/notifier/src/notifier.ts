@@ -1,7 +1,8 @@
-import type { Worker } from 'bullmq';
+import { DelayedError, type Worker } from 'bullmq';
 import {
   createHttpClient,
   createMailer,
+  createRateLimiter,
   createWorker,
   relayEvents,
   sendDelivery,
@@ -36,22 +37,36 @@ export function startNotifier(runtime: Runtime): Notifier {
   const { config, logger } = runtime;
   const mailer = config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: true }) : null;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
-  const deps = { ...runtime, http, mailer };
-  const send = async (deliveryId: string) => {
+  const store = runtime.redis ? { redis: runtime.redis, prefix: config.redisPrefix } : { pool: runtime.pool };
+  const deps = { ...runtime, http, mailer, channelLimiter: createRateLimiter(store, config.deliveryRateLimitPerMinute) };
+  const send = async (deliveryId: string): Promise<Date | null> => {
     const outcome = await sendDelivery(deps, deliveryId);
     if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
+    return 'heldUntil' in outcome ? outcome.heldUntil : null;
   };
-  // Retries, and deliveries the reconciler queues again, come through the queue.
-  const worker = createWorker<DeliveryPayload>('delivery', (data) => send(data.deliveryId), {
-    connection: runtime.workerConnection(),
-    concurrency: SEND_CONCURRENCY,
-  });
+  // Retries, and deliveries the reconciler queues again, come through the queue. One held back by
+  // its workspace's limit goes back to the delayed set under the same queue job.
+  const worker = createWorker<DeliveryPayload>(
+    'delivery',
+    async (data, job, token) => {
+      const heldUntil = await send(data.deliveryId);
+      if (heldUntil) {
+        await job.moveToDelayed(heldUntil.getTime(), token);
+        throw new DelayedError();
+      }
+    },
+    { connection: runtime.workerConnection(), concurrency: SEND_CONCURRENCY },
+  );
   worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
   const onError = (name: string, error: unknown) => {
     logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   };
   // First attempts of what the relay writes are sent from here, without a round through Redis.
-  const local = new LocalSends((id) => send(id).catch((error) => onError('delivery', error)), SEND_CONCURRENCY);
+  const sendFirst = async (deliveryId: string) => {
+    const heldUntil = await send(deliveryId);
+    if (heldUntil) await runtime.queues.enqueueDeliveries([{ deliveryId, attempt: 1, runAt: heldUntil }]);
+  };
+  const local = new LocalSends((id) => sendFirst(id).catch((error) => onError('delivery', error)), SEND_CONCURRENCY);
   // A full batch means more are waiting: the relay goes again at once, unless enough is in hand.
   const stopRelay = pollLoop(
     'event relay',

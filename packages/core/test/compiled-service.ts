@@ -2,7 +2,7 @@
 // (the test run's global set-up compiled it), with NODE_ENV=production.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { freePort } from '../src/runtime/local-host.js';
+import { freePort } from '../src/db/local-host.js';
 import { repoRoot, spawnProcess, type ChildApp } from './test-context.js';
 import { waitFor } from './wait-for.js';
 

@@ -9,5 +9,7 @@ export * from './browser.js';
 export * from './factories.js';
 export * from './processes.js';
 export * from './raw-target-server.js';
+export * from './legacy-values.js';
+export * from './capturing-logger.js';
 export * from './compiled-service.js';
 export * from './throwaway-stores.js';

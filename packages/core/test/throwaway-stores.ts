@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { freePort } from '../src/runtime/local-host.js';
+import { freePort } from '../src/db/local-host.js';
 import { waitFor } from './wait-for.js';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';

@@ -1,6 +1,8 @@
 import type { ErrorCode, ErrorDetail, ErrorEnvelope } from '@cronsvc/contracts';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, isUnavailable, MAX_REQUEST_JSON_DEPTH, type Logger } from '@cronsvc/core';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { AppError, isUnavailable, requestTooDeep, type Logger } from '@cronsvc/core';
+import { allowedMethods } from './allowed-methods.js';
+import { redactedPath } from './public.js';
 
 /** Thrown by the JSON parser's verify step; a plain Error, since body-parser rewrites its status. */
 export class JsonTooDeep extends Error {}
@@ -15,27 +17,50 @@ function sizeLimit(bytes: number | undefined): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
 
+/**
+ * The end of every router: a path the API has with another method is a 405 naming the methods
+ * it has (`Allow`), anything else a 404. Public routers end with it too, so an unknown path under
+ * a public prefix never asks for an API token it does not take.
+ */
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
+  const path = req.originalUrl.split('?')[0];
+  const allowed = allowedMethods(req.app, path);
+  if (allowed.length > 0 && !allowed.includes('*')) {
+    res.set('Allow', allowed.join(', '));
+    throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
+  }
+  throw new AppError('not_found', `no route for ${req.method} ${path}`);
 };
 
-/** The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process. */
+/** PostgreSQL cannot hold NUL, so no id or token holds one: a path with it names nothing. */
+export const nulInPath: RequestHandler = (req, _res, next) => {
+  if (req.path.includes('%00')) throw new AppError('not_found', 'not found: no id or token holds a NUL character');
+  next();
+};
+
+function sendAppError(res: Response, err: AppError): void {
+  res.status(err.status).json(envelope(err.code, err.message, err.details));
+}
+
+/**
+ * The one place errors become HTTP answers, in the envelope of docs/API.md: no stack traces
+ * leave the process. What it logs names the path with the token of a public endpoint cut out:
+ * the token is the credential, and logs are read by more people than hold it.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    if (err instanceof AppError) {
-      res.status(err.status).json(envelope(err.code, err.message, err.details));
-      return;
+    if (err instanceof AppError) return sendAppError(res, err);
+    // The router could not percent-decode a path parameter: the client's mistake, not ours.
+    if (err instanceof URIError && (err as { status?: number }).status === 400) {
+      const message = 'the path is not valid percent-encoded UTF-8';
+      return sendAppError(res, new AppError('validation_failed', message, [{ path: 'request.url', message }]));
     }
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
       res.status(413).json(envelope('payload_too_large', `request body is larger than ${sizeLimit((err as { limit?: number }).limit)}`));
       return;
     }
-    if (type === 'entity.verify.failed' && err instanceof JsonTooDeep) {
-      const message = `request body must not be nested deeper than ${MAX_REQUEST_JSON_DEPTH} levels`;
-      res.status(400).json(envelope('validation_failed', message, [{ path: '(body)', message }]));
-      return;
-    }
+    if (type === 'entity.verify.failed' && err instanceof JsonTooDeep) return sendAppError(res, requestTooDeep());
     if (type === 'entity.parse.failed') {
       res.status(400).json(envelope('invalid_json', 'request body is not valid JSON'));
       return;
@@ -45,11 +70,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (isUnavailable(err)) {
-      logger.warn('dependency unavailable', { requestId: res.locals.requestId, path: req.path, error: (err as Error).message });
+      logger.warn('dependency unavailable', { requestId: res.locals.requestId, method: req.method, path: redactedPath(req.path), error: (err as Error).message });
       res.set('Retry-After', '1').status(503).json(envelope('service_unavailable', 'the service is temporarily unavailable; try again'));
       return;
     }
-    logger.error('unhandled error', { requestId: res.locals.requestId, path: req.path, error: err });
+    logger.error('unhandled error', { requestId: res.locals.requestId, method: req.method, path: redactedPath(req.path), error: err });
     res.status(500).json(envelope('internal_error', `internal error (request id ${res.locals.requestId})`));
   };
 }

@@ -95,63 +95,69 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 }
 
 /**
- * Applies pending migrations in name order, each in its own transaction, so that processes
- * starting together apply each migration once: each transaction first takes an advisory lock held
- * until it ends, then reads what is applied and applies the next migration, if any. The lock is
- * a transaction's (not a session's), so it holds through a connection pooler in transaction mode
- * as well as on a direct connection. Returns the names applied now. Throws
- * UnknownMigrationsError, applying nothing, when the database holds applied migrations that are
- * not in `migrations`.
+ * Runs `work` in a transaction on a connection of its own while holding the migration lock, the
+ * advisory lock every process migrating this database takes: what runs under it runs once at a
+ * time. Committed when `work` resolves, rolled back when it throws. The lock is the transaction's,
+ * so it holds through a pooler in transaction mode too.
+ */
+export async function withMigrationLock<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Applies pending migrations in name order, each in its own transaction under the migration lock
+ * (withMigrationLock), so that processes starting together apply each migration once: each
+ * transaction reads what is applied and applies the next migration, if any. Returns the names
+ * applied now. Throws UnknownMigrationsError, applying nothing, when the database holds applied
+ * migrations that are not in `migrations`.
  */
 export async function applyMigrations(databaseUrl: string, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? (await readMigrations());
   const known = new Set(all.map((m) => m.name));
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
   const applied: string[] = [];
-  try {
-    for (;;) {
-      let next: Migration | undefined;
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-        await client.query(CREATE_PRISMA_TABLE);
-        const done = await client.query<{ migration_name: string; checksum: string }>(
-          'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-        );
-        const doneByName = new Map(done.rows.map((r) => [r.migration_name, r.checksum]));
-        const unknown = [...doneByName.keys()].filter((name) => !known.has(name)).sort();
-        if (unknown.length > 0) throw new UnknownMigrationsError(unknown);
-        for (const migration of all) {
-          const previous = doneByName.get(migration.name);
-          if (previous !== undefined && previous !== migration.checksum) {
-            throw new Error(`Migration ${migration.name} was changed after it was applied (checksum differs)`);
-          }
+  for (;;) {
+    const next = await withMigrationLock(databaseUrl, async (client) => {
+      await client.query(CREATE_PRISMA_TABLE);
+      const done = await client.query<{ migration_name: string; checksum: string }>(
+        'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      );
+      const doneByName = new Map(done.rows.map((r) => [r.migration_name, r.checksum]));
+      const unknown = [...doneByName.keys()].filter((name) => !known.has(name)).sort();
+      if (unknown.length > 0) throw new UnknownMigrationsError(unknown);
+      for (const migration of all) {
+        const previous = doneByName.get(migration.name);
+        if (previous !== undefined && previous !== migration.checksum) {
+          throw new Error(`Migration ${migration.name} was changed after it was applied (checksum differs)`);
         }
-        next = all.find((migration) => !doneByName.has(migration.name));
-        if (next) {
-          const id = randomUUID();
-          await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [
-            id,
-            next.checksum,
-            next.name,
-          ]);
-          try {
-            await client.query(next.sql);
-          } catch (error) {
-            throw new Error(`Migration ${next.name} failed: ${(error as Error).message}`);
-          }
-          await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
-        }
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
       }
-      if (!next) return applied;
-      applied.push(next.name);
-    }
-  } finally {
-    await client.end();
+      const pending = all.find((migration) => !doneByName.has(migration.name));
+      if (!pending) return undefined;
+      const id = randomUUID();
+      await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [id, pending.checksum, pending.name]);
+      try {
+        await client.query(pending.sql);
+      } catch (error) {
+        throw new Error(`Migration ${pending.name} failed: ${(error as Error).message}`);
+      }
+      await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+      return pending;
+    });
+    if (!next) return applied;
+    applied.push(next.name);
   }
 }

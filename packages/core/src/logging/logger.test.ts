@@ -1,15 +1,4 @@
-import { Writable } from 'node:stream';
-import winston from 'winston';
-import { createLogger } from './logger.js';
-
-/** A logger of the service's format whose JSON entries are kept instead of printed. */
-function capturing(production: boolean) {
-  const lines: string[] = [];
-  const logger = createLogger({ level: 'info', production, service: 'test' });
-  logger.clear();
-  logger.add(new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) }));
-  return { logger, lines };
-}
+import { capturingLogger as capturing } from '../../test/capturing-logger.js';
 
 describe('createLogger', () => {
   it.each([true, false])('keeps the message and stack of an Error in the metadata (production %s)', (production) => {

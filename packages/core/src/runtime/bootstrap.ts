@@ -5,7 +5,7 @@ import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
 import type { Logger } from '../logging/logger.js';
 import { createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
 import { createQueues } from '../queues/queues.js';
-import { systemClock, type Deps } from './deps.js';
+import { systemClock, type Deps } from '../deps/deps.js';
 import { assertResolved } from './prepare-database.js';
 import { createRedis, type RedisClient } from './redis.js';
 

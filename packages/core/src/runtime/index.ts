@@ -1,7 +1,5 @@
 // What other packages may use of runtime/; the other modules here are internal to @cronsvc/core.
 export { createRuntime, type Runtime } from './bootstrap.js';
-export { type Clock, type Deps } from './deps.js';
-export { freePort, processAlive } from './local-host.js';
 export { storesEnv } from './resolve-stores.js';
 export { runService } from './run-service.js';
 export { serviceLogger, startUp, SUPERVISED_ENV } from './start-up.js';
