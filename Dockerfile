@@ -1,6 +1,6 @@
 # The service's image (docs/OPERATIONS.md, "The image"). Three stages:
 # - build: every dependency, the type check and `npm run build` (compiled JavaScript, no TypeScript
-#   at run time: docs/adr/012-compiled-output-for-production.md);
+#   at run time: docs/adr/016-compiled-output-for-production.md);
 # - deps: the production dependencies of the four apps, and nothing else;
 # - the image itself: Node.js, those dependencies, the compiled apps and the migrations, run as
 #   the unprivileged `node` user with NODE_ENV=production and no npm between Docker and node.

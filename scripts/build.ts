@@ -1,5 +1,5 @@
 // `npm run build`: compiles every workspace to JavaScript for production, one .js file per .ts
-// file (docs/adr/012-compiled-output-for-production.md): `<workspace>/src` to `<workspace>/dist`,
+// file (docs/adr/016-compiled-output-for-production.md): `<workspace>/src` to `<workspace>/dist`,
 // and the supervisor and migration command to `scripts/dist`. Imports of another workspace are
 // rewritten to the relative path of its compiled file, so compiled code never goes through a
 // package's `exports`, which name the TypeScript sources. Type checking is `npm run typecheck`.

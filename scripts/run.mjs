@@ -1,5 +1,5 @@
 // `node scripts/run.mjs <file.ts> [args...]`: what `npm start`, `npm run migrate` and
-// `npm run start -w apps/<name>` call (docs/adr/012-compiled-output-for-production.md). With
+// `npm run start -w apps/<name>` call (docs/adr/016-compiled-output-for-production.md). With
 // NODE_ENV=production it runs the compiled JavaScript of the file (`src/x.ts` -> `dist/x.js`,
 // `scripts/x.ts` -> `scripts/dist/x.js`) in this process, with no TypeScript tooling loaded, and
 // exits 78 when `npm run build` has not made it; otherwise it runs the TypeScript through tsx.
