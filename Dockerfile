@@ -1,4 +1,4 @@
-# The service's image (docs/OPERATIONS.md, "The image"). Three stages:
+# The service's image (docs/OPERATIONS.md, "With Docker"). After the workspaces' manifests:
 # - build: every dependency, the type check and `npm run build` (compiled JavaScript, no TypeScript
 #   at run time: docs/adr/016-compiled-output-for-production.md);
 # - deps: the production dependencies of the four apps, and nothing else;
@@ -7,31 +7,9 @@
 # By default it runs `npm start`'s supervisor (all four apps in one container); docker-compose.yml
 # runs each app in its own container instead.
 
-FROM node:20-slim AS build
-# Prisma's CLI (run by the postinstall step to generate the client) looks for OpenSSL.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends openssl ca-certificates \
- && rm -rf /var/lib/apt/lists/*
+FROM node:20-slim AS manifests
 WORKDIR /app
-# The manifests first, so that the install is cached until a dependency changes; the postinstall
-# step generates the Prisma client from the schema.
-COPY package.json package-lock.json prisma.config.ts ./
-COPY prisma/schema.prisma prisma/
-COPY scripts/prisma-generate.mjs scripts/
-COPY packages/contracts/package.json packages/contracts/
-COPY packages/client/package.json packages/client/
-COPY packages/core/package.json packages/core/
-COPY apps/api/package.json apps/api/
-COPY apps/scheduler/package.json apps/scheduler/
-COPY apps/executor/package.json apps/executor/
-COPY apps/notifier/package.json apps/notifier/
-COPY apps/cli/package.json apps/cli/
-RUN npm ci
-COPY . .
-RUN npm run typecheck && npm run build
-
-FROM node:20-slim AS deps
-WORKDIR /app
+# The manifests alone, so that each install is cached until a dependency changes.
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/client/package.json packages/client/
@@ -41,6 +19,21 @@ COPY apps/scheduler/package.json apps/scheduler/
 COPY apps/executor/package.json apps/executor/
 COPY apps/notifier/package.json apps/notifier/
 COPY apps/cli/package.json apps/cli/
+
+FROM manifests AS build
+# Prisma's CLI (run by the postinstall step to generate the client) looks for OpenSSL.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends openssl ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+# The postinstall step generates the Prisma client from the schema.
+COPY prisma.config.ts ./
+COPY prisma/schema.prisma prisma/
+COPY scripts/prisma-generate.mjs scripts/
+RUN npm ci
+COPY . .
+RUN npm run typecheck && npm run build
+
+FROM manifests AS deps
 # The four apps' dependencies only (not the CLI's esbuild and tsx). --omit=optional also leaves out
 # the Prisma CLI and TypeScript, which @prisma/client names as optional peers, and the embedded
 # PostgreSQL: a container uses a PostgreSQL server of its own. No install scripts: nothing here

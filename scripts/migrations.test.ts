@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { databaseUrl, redisUrl, repoRoot, spawnProcess, testRun, uniqueName, waitFor, type ChildApp } from '@cronsvc/core/testing';
+import { databaseUrl, productionEnv, redisUrl, repoRoot, spawnProcess, testRun, uniqueName, waitFor, type ChildApp } from '@cronsvc/core/testing';
 import { readMigrations } from '../packages/core/src/db/migrate.js';
 
 // Migrations as processes apply them: several started at the same moment on a database that does
@@ -37,16 +36,7 @@ afterAll(async () => {
 });
 
 function env(url: string): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: url,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PORT: String(20_000 + Math.floor(Math.random() * 20_000)),
-    LOG_LEVEL: 'info',
-    NODE_OPTIONS: '',
-  };
+  return productionEnv({ DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(20_000 + Math.floor(Math.random() * 20_000)) });
 }
 
 function start(args: string[], processEnv: Record<string, string>): ChildApp {

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import {
-  createTestDatabase, groupProcesses, redisUrl, repoRoot, spawnProcess, uniqueName, waitFor, type ChildApp, type GroupProcess, type TestDatabase
+  createTestDatabase, groupProcesses, productionEnv as serviceEnv, redisUrl, repoRoot, spawnProcess, uniqueName, waitFor, type ChildApp, type GroupProcess,
+  type TestDatabase
 } from '@cronsvc/core/testing';
 
 // With NODE_ENV=production every service process runs the JavaScript `npm run build` compiled
@@ -32,17 +32,7 @@ afterAll(async () => {
 });
 
 function productionEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: database.url,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PORT: String(20_000 + Math.floor(Math.random() * 20_000)),
-    LOG_LEVEL: 'info',
-    NODE_OPTIONS: '',
-    ...extra,
-  };
+  return serviceEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(20_000 + Math.floor(Math.random() * 20_000)), ...extra });
 }
 
 /** The processes of `app`'s group once every line in `started` has been printed. */

@@ -25,7 +25,7 @@ export function productionEnv(env: Record<string, string>): Record<string, strin
     NODE_ENV: 'production',
     SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ALLOW_PRIVATE_TARGETS: 'true',
-    LOG_LEVEL: process.env.TEST_SERVICE_LOG_LEVEL ?? 'info',
+    LOG_LEVEL: 'info',
     NODE_OPTIONS: '',
     ...env,
   };
