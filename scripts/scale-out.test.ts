@@ -11,7 +11,7 @@ import {
 // half when the schedulers fire them, are each called once, and each success callback (a delivery,
 // sent by a notifier) arrives once.
 
-const TOKEN = `csk_${randomBytes(12).toString('hex')}`;
+const TOKEN = `csk_${randomBytes(16).toString('hex')}`;
 const JOBS = 60;
 let database: TestDatabase;
 let prefix: string;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   service = await startCompiledService(
     productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }),
     { api: 2, scheduler: 2, executor: 3, notifier: 2 },
-    (name, index) => (name === 'api' && index === 0 ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
+    (name, index): Record<string, string> => (name === 'api' && index === 0 ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
   );
 });
 

@@ -12,7 +12,7 @@ import {
 // (rediss://), Redis through Sentinel, and Redis Cluster with a hash-tagged prefix. Each runs the
 // compiled service in production: a job created through the API is called once.
 
-const TOKEN = `csk_${randomBytes(12).toString('hex')}`;
+const TOKEN = `csk_${randomBytes(16).toString('hex')}`;
 let target: TargetServer;
 
 beforeAll(async () => {
