@@ -44,11 +44,11 @@ if (config.allInOne) {
   process.on('SIGTERM', () => void stop());
 } else {
   const children = new Map<string, ChildProcess>();
-  // The children use the stores decided here: the embedded server's URL, the queue backend.
   // V8 lets each process's young generation grow to 32 MB during start-up and keeps it while idle;
   // 8 MB costs no measurable throughput (docs/BENCHMARKS.md, "Idle memory"). Flags the operator
   // puts in NODE_OPTIONS come after this one, so theirs win.
   const nodeOptions = `--max-semi-space-size=4 ${process.env.NODE_OPTIONS ?? ''}`.trim();
+  // The children use the stores decided here: the embedded server's URL, the queue backend.
   const childEnv = { ...process.env, ...storesEnv(stores), [SUPERVISED_ENV]: '1', NODE_OPTIONS: nodeOptions };
   // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
   const envOf = (name: string) => (name === 'api' ? childEnv : { ...childEnv, BOOTSTRAP_API_TOKEN: '' });
