@@ -11,3 +11,5 @@ export * from './processes.js';
 export * from './raw-target-server.js';
 export * from './legacy-values.js';
 export * from './capturing-logger.js';
+export * from './compiled-service.js';
+export * from './throwaway-stores.js';

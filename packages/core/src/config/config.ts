@@ -23,6 +23,8 @@ export interface Config {
   readonly databaseUrl: string;
   /** Whether DATABASE_URL was given; unset, an embedded server stands in when nothing answers at the default. */
   readonly databaseUrlSet: boolean;
+  /** Connections of this process's database pool; undefined: each app's own default (docs/OPERATIONS.md). */
+  readonly databasePoolSize: number | undefined;
   /** Data directory of the embedded PostgreSQL. */
   readonly embeddedPgDir: string;
   readonly redisUrl: string;
@@ -32,6 +34,12 @@ export interface Config {
   readonly queueBackend: QueueBackendChoice;
   /** Prefix of every Redis key the service writes, so several deployments or test runs share one Redis. */
   readonly redisPrefix: string;
+  /** Sentinels (`host:port`) to ask for the master named `redisSentinelMaster`; empty: REDIS_URL's host is the server. */
+  readonly redisSentinels: { host: string; port: number }[];
+  readonly redisSentinelMaster: string;
+  readonly redisSentinelPassword: string | undefined;
+  /** REDIS_URL names one node of a Redis Cluster; the prefix is then a hash tag (`{cronsvc}`). */
+  readonly redisCluster: boolean;
   readonly publicBaseUrl: string;
   readonly adminToken: string | undefined;
   readonly bootstrapApiToken: string | undefined;
@@ -79,10 +87,15 @@ const schema = Joi.object({
       ? value
       : helpers.message({ custom: `must be a postgres:// or postgresql:// URL, or ${EMBEDDED_DATABASE} for the embedded PostgreSQL` }),
   ),
+  DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(1000),
   EMBEDDED_PG_DIR: Joi.string(),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   QUEUE_BACKEND: Joi.string().valid('redis', 'postgres'),
-  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_:.-]+$/).default('cronsvc'),
+  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_:.{}-]+$/),
+  REDIS_SENTINELS: Joi.string().pattern(/^[^,:\s]+:\d+(,[^,:\s]+:\d+)*$/).messages({ 'string.pattern.base': 'must be host:port[,host:port...]' }),
+  REDIS_SENTINEL_MASTER: Joi.string().default('mymaster'),
+  REDIS_SENTINEL_PASSWORD: Joi.string(),
+  REDIS_CLUSTER: Joi.boolean().truthy('1').falsy('0').default(false),
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   ADMIN_TOKEN: Joi.string().min(1),
   BOOTSTRAP_API_TOKEN: Joi.string().min(1),
@@ -147,17 +160,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
       }
     }
   }
+  // Redis Cluster keeps each key in the slot its name hashes to; BullMQ's scripts touch several
+  // keys of a queue at once, which Cluster allows only within one slot: a prefix in braces hashes
+  // every key of the service to the same slot.
+  if (value.REDIS_CLUSTER && value.REDIS_PREFIX !== undefined && !/^\{[^{}]+\}/.test(value.REDIS_PREFIX)) {
+    problems.push('REDIS_PREFIX: must start with a hash tag in braces, such as {cronsvc}, when REDIS_CLUSTER=true');
+  }
+  if (value.REDIS_CLUSTER && value.REDIS_SENTINELS) problems.push('REDIS_CLUSTER: cannot be used with REDIS_SENTINELS (a Cluster is found from REDIS_URL)');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
     databaseUrl: value.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     databaseUrlSet: value.DATABASE_URL !== undefined,
+    databasePoolSize: value.DATABASE_POOL_SIZE,
     embeddedPgDir: path.resolve(value.EMBEDDED_PG_DIR ?? DEFAULT_EMBEDDED_PG_DIR),
     redisUrl: value.REDIS_URL ?? DEFAULT_REDIS_URL,
     redisUrlSet: value.REDIS_URL !== undefined,
     queueBackend: value.QUEUE_BACKEND ?? (value.REDIS_URL !== undefined ? 'redis' : 'auto'),
-    redisPrefix: value.REDIS_PREFIX,
+    redisPrefix: value.REDIS_PREFIX ?? (value.REDIS_CLUSTER ? '{cronsvc}' : 'cronsvc'),
+    redisSentinels: (value.REDIS_SENTINELS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((hostPort: string) => ({ host: hostPort.slice(0, hostPort.lastIndexOf(':')), port: Number(hostPort.slice(hostPort.lastIndexOf(':') + 1)) })),
+    redisSentinelMaster: value.REDIS_SENTINEL_MASTER,
+    redisSentinelPassword: value.REDIS_SENTINEL_PASSWORD,
+    redisCluster: value.REDIS_CLUSTER,
     publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
     adminToken: value.ADMIN_TOKEN,
     bootstrapApiToken: value.BOOTSTRAP_API_TOKEN,
