@@ -1,10 +1,11 @@
-import type { Health } from '@cronsvc/contracts';
-import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { createHttpClient, createMailer, MAX_REQUEST_JSON_DEPTH, SEND_TIMEOUT_MS, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
+import { observeRequests } from './middleware/observe-requests.js';
+import { requestId } from './middleware/request-id.js';
+import { routeNamer } from './routes/route-table.js';
 import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
 import { approvalsRouter } from './routers/approvals.router.js';
@@ -13,6 +14,7 @@ import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
 import { monitorsRouter } from './routers/monitors.router.js';
+import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
 import { resumeRouter } from './routers/resume.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
@@ -31,11 +33,9 @@ export function createApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple');
   // An ETag costs a hash of every response body; no client of this API sends If-None-Match.
   app.set('etag', false);
-  app.use((_req, res, next) => {
-    res.locals.requestId = randomUUID();
-    res.setHeader('X-Request-Id', res.locals.requestId);
-    next();
-  });
+  const routeOf = routeNamer(app);
+  app.use(requestId, observeRequests(deps.logger, routeOf));
+  app.use(operatorRouter(deps));
   // Public endpoints: the token in the path is the credential, and each reads its body with a
   // parser and limit of its own, so they come before the API-token middleware and the JSON parser.
   app.use('/v1/ping', pingRouter(deps));
@@ -54,9 +54,6 @@ export function createApp(deps: ApiDeps): Express {
     }),
   );
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ ok: true } satisfies Health);
-  });
   app.use('/admin/v1', adminRouter(deps));
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
 
@@ -85,6 +82,6 @@ export function createApp(deps: ApiDeps): Express {
   app.use('/v1', v1);
 
   app.use(notFoundRoute);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, routeOf));
   return app;
 }

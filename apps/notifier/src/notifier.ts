@@ -3,6 +3,7 @@ import {
   createHttpClient,
   createMailer,
   createWorker,
+  observeDelivery,
   relayEvents,
   sendDelivery,
   SEND_TIMEOUT_MS,
@@ -39,6 +40,7 @@ export function startNotifier(runtime: Runtime): Notifier {
   const deps = { ...runtime, http, mailer };
   const send = async (deliveryId: string) => {
     const outcome = await sendDelivery(deps, deliveryId);
+    if ('done' in outcome) observeDelivery(outcome.done);
     if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
   };
   // Retries, and deliveries the reconciler queues again, come through the queue.

@@ -18,7 +18,8 @@ export { newId } from './ids/index.js';
 export {
   createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, updateJob
 } from './jobs/index.js';
-export { createLogger, type Logger } from './logging/index.js';
+export { createLogger, type Logger, withLogContext } from './logging/index.js';
+export { httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
 export {
   createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pruneMonitorDeliveries, recordPing, resumeMonitor,
   serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
@@ -32,8 +33,8 @@ export {
   openQueue, type QueueConnection, type Queues
 } from './queues/index.js';
 export {
-  type Clock, createRuntime, type Deps, freePort, processAlive, runService, type Runtime, serviceLogger, startUp, storesEnv,
-  SUPERVISED_ENV
+  announce, type Clock, createRuntime, type Deps, forgetWorkerProcess, freePort, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints,
+  processAlive, runService, type Runtime, serveScrapes, serviceLogger, startHeartbeat, startUp, storesEnv, SUPERVISED_ENV, WORKER_KINDS
 } from './runtime/index.js';
 export { fireDueJobs } from './schedules/index.js';
 export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';

@@ -9,3 +9,5 @@ export * from './browser.js';
 export * from './factories.js';
 export * from './processes.js';
 export * from './raw-target-server.js';
+export * from './prometheus-text.js';
+export * from './log-capture.js';

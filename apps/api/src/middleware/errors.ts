@@ -19,9 +19,13 @@ export const notFoundRoute: RequestHandler = (req, res) => {
   res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
 };
 
-/** The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process.
+ * Logs name the route pattern, never the path, which may hold a public token.
+ */
+export function errorHandler(logger: Logger, routeOf: (method: string, path: string) => string): ErrorRequestHandler {
   return (err, req, res, _next) => {
+    const where = () => ({ request_id: res.locals.requestId, method: req.method, route: routeOf(req.method, req.originalUrl.split('?')[0]) });
     if (err instanceof AppError) {
       res.status(err.status).json(envelope(err.code, err.message, err.details));
       return;
@@ -45,11 +49,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (isUnavailable(err)) {
-      logger.warn('dependency unavailable', { requestId: res.locals.requestId, path: req.path, error: (err as Error).message });
+      logger.warn('dependency unavailable', { ...where(), error: (err as Error).message });
       res.set('Retry-After', '1').status(503).json(envelope('service_unavailable', 'the service is temporarily unavailable; try again'));
       return;
     }
-    logger.error('unhandled error', { requestId: res.locals.requestId, path: req.path, error: err });
+    logger.error('unhandled error', { ...where(), error: err });
     res.status(500).json(envelope('internal_error', `internal error (request id ${res.locals.requestId})`));
   };
 }

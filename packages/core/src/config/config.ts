@@ -58,6 +58,17 @@ export interface Config {
   readonly maxJobsPerWorkspace: number;
   /** Requests per minute one API token may make, shared by all API processes; undefined = no limit. */
   readonly rateLimitPerMinute: number | undefined;
+  /** Port of /healthz, /readyz and /metrics of a worker started on its own; undefined = none. */
+  readonly healthPort: number | undefined;
+  /** Readiness fails when a due fire is later than this (seconds). */
+  readonly readyMaxFireLagSeconds: number;
+  /** Whether the queue dashboard may change the queues (retry, promote, remove, clean); read-only otherwise. */
+  readonly queueDashboardActions: boolean;
+  /**
+   * The `npm start` supervisor (or ALL_IN_ONE process) this process belongs to, set by it for its
+   * children; undefined for an app started on its own.
+   */
+  readonly supervisor: string | undefined;
 }
 
 const schema = Joi.object({
@@ -88,6 +99,10 @@ const schema = Joi.object({
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
+  HEALTH_PORT: Joi.number().integer().min(1).max(65535),
+  READY_MAX_FIRE_LAG_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
+  QUEUE_DASHBOARD_ACTIONS: Joi.boolean().truthy('1').falsy('0').default(false),
+  CRONSVC_SUPERVISED: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -150,5 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    healthPort: value.HEALTH_PORT,
+    readyMaxFireLagSeconds: value.READY_MAX_FIRE_LAG_SECONDS,
+    queueDashboardActions: value.QUEUE_DASHBOARD_ACTIONS,
+    supervisor: value.CRONSVC_SUPERVISED,
   });
 }

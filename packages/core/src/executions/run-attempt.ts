@@ -1,4 +1,6 @@
 import type { HttpClient, HttpResult, OutboundRequest } from '../http/http-client.js';
+import { setRequestIdInScope } from '../logging/log-context.js';
+import { observeRecording } from '../metrics/observe.js';
 import type { Deps } from '../runtime/deps.js';
 import { DecryptionError } from '../secrets/crypto.js';
 import { maskedPreview, maskSecretHeaders, secretMasker } from '../secrets/mask-secrets.js';
@@ -126,6 +128,7 @@ export async function runAttempt(deps: RunAttemptDeps, executionId: string): Pro
     const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
     if (!('claimed' in claim)) return claim;
     const exe = claim.claimed;
+    setRequestIdInScope(exe.requestId);
     // The runner is chosen by the job's kind (docs/adr/010-step-driven-executions.md).
     if (isStepDriven(exe.jobKind)) return { stepDriven: exe };
     const number = exe.attemptCount + 1;
@@ -141,6 +144,9 @@ export async function runAttempt(deps: RunAttemptDeps, executionId: string): Pro
     deps.logger.warn('attempt not recorded: the execution was taken over by another worker', { executionId: exe.id, attempt: number });
     return { skip: `attempt ${number} was recorded by another worker` };
   }
+  const { verdict } = record;
+  const end = verdict.outcome === 'retry' ? null : { status: verdict.outcome, errorClass: verdict.errorClass };
+  observeRecording(deps.logger, exe, { number, startedAt, status: verdict.status, latencyMs: record.latencyMs }, end, number === 1);
   // The outcome is committed; queueing what follows is best effort, since the reconciler queues
   // overdue retries from Postgres and held-back siblings poll for a slot. A finished execution's
   // callback and notifications leave through the outbox event recorded with it.

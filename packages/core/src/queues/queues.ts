@@ -23,9 +23,21 @@ export interface Queues {
   cancelExecutions(items: { executionId: string; attempt: number }[]): Promise<void>;
   /** Moves these executions' queued attempts, if delayed, to run now (a concurrency slot freed). */
   wakeExecutions(items: { executionId: string; attempt: number }[]): Promise<void>;
+  /**
+   * How many queue jobs each queue holds per state; it fails, within the producer's bound, when
+   * the queue store does not answer (readiness and the metrics ask).
+   */
+  jobCounts(): Promise<QueueJobCounts[]>;
   /** The BullMQ queues themselves, for the admin dashboard only. */
   dashboardQueues(): Queue[];
   close(): Promise<void>;
+}
+
+export const COUNTED_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+export interface QueueJobCounts {
+  queue: string;
+  counts: Record<(typeof COUNTED_STATES)[number], number>;
 }
 
 // Finished queue jobs are dropped at once: Postgres keeps the record, and a removed id can
@@ -142,6 +154,11 @@ export function createQueues(
         ),
         timeoutMs,
       );
+    },
+    async jobCounts() {
+      const queues = [executions, deliveries] as Queue[];
+      const all = await bounded(Promise.all(queues.map((q) => q.getJobCounts(...COUNTED_STATES))), timeoutMs);
+      return queues.map((q, i) => ({ queue: q.name, counts: Object.fromEntries(COUNTED_STATES.map((s) => [s, all[i][s] ?? 0])) as QueueJobCounts['counts'] }));
     },
     dashboardQueues() {
       return [executions, deliveries] as Queue[];

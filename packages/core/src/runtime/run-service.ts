@@ -1,13 +1,21 @@
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
+import { markProcess } from '../metrics/families.js';
 import { createRuntime, prepareDatabase, serviceLogger, type Runtime } from './bootstrap.js';
+import { startHealthServer } from './health-server.js';
+import { startHeartbeat, type WorkerKind } from './heartbeat.js';
+import { operatorEndpoints } from './operator-endpoints.js';
 import { resolveStores, type Stores } from './resolve-stores.js';
+import { announce } from './startup-lines.js';
 
 export interface Service {
   stop(): Promise<void>;
 }
 
-/** Set by the supervisor (`npm start`) for its children, which then leave the start-up lines to it. */
+/**
+ * Set by the supervisor (`npm start`) for its children, to its id: they leave the start-up lines
+ * to it, and their heartbeats name it, so the API's readiness can find its sibling workers.
+ */
 export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
 
 /** Reports a configuration problem and exits 78 (EX_CONFIG); other errors propagate. */
@@ -50,14 +58,38 @@ export async function startUp(name: string): Promise<{ config: Config; logger: L
 }
 
 /**
+ * What a worker process adds to its work: its heartbeat, and, started alone with HEALTH_PORT,
+ * /healthz, /readyz and /metrics on that port. stop() removes both.
+ */
+async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ healthPort?: number; stop(): Promise<void> }> {
+  const { config, logger } = runtime;
+  const heartbeat = await startHeartbeat(runtime, kind, config.supervisor);
+  // Under a supervisor the API answers for every process, and children would share one port.
+  const wantsPort = config.healthPort !== undefined && config.supervisor === undefined;
+  const server = wantsPort
+    ? await startHealthServer(operatorEndpoints(runtime, { scope: { workerId: heartbeat.workerId, kind }, serviceGauges: false }), config.healthPort!, logger)
+    : null;
+  return {
+    healthPort: server?.port,
+    async stop() {
+      await server?.close();
+      await heartbeat.stop();
+    },
+  };
+}
+
+/**
  * The life of one process: start up, start the service, and on SIGINT or SIGTERM stop it
  * (finishing work in flight) before closing connections and, if this process started it, the
  * embedded PostgreSQL. A second signal exits at once.
  */
-export async function runService(name: string, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
+export async function runService(name: 'api' | WorkerKind, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
   const { config, logger, stores } = await startUp(name);
   const runtime = createRuntime(config, logger, { dbPoolSize: options.dbPoolSize?.(config) });
   const service = await start(runtime);
+  const signals = name === 'api' ? null : await workerSignals(runtime, name);
+  markProcess(name);
+  announce(logger, config, name, signals?.healthPort);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(130);
@@ -65,6 +97,7 @@ export async function runService(name: string, start: (runtime: Runtime) => Prom
     logger.info('stopping', { signal });
     try {
       await service.stop();
+      await signals?.stop();
       await runtime.close();
       await stores.stop();
       process.exit(0);

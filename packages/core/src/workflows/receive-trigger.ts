@@ -4,6 +4,7 @@ import { perPool } from '../db/per-pool.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
 import { newId } from '../ids/ids.js';
+import { currentRequestId } from '../logging/log-context.js';
 import type { Deps } from '../runtime/deps.js';
 import { hashToken } from '../workspaces/workspaces.js';
 import { triggerInput } from './inbound-request.js';
@@ -25,6 +26,7 @@ interface NewRun {
   jobName: string;
   at: Date;
   triggerInput: string;
+  requestId: string | null;
 }
 
 // Triggers arriving together share one lookup and one insert (one batcher per pool each), as
@@ -35,9 +37,9 @@ const LOOKUP_SQL = `
 
 // A job deleted since its lookup gets no execution (the join drops it) rather than a failed batch.
 const INSERT_SQL = `
-  INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, trigger_input, created_at, updated_at)
-  SELECT t.id, t.workspace_id, t.job_id, t.job_name, 'queued', 'webhook', t.at, t.at, t.trigger_input, t.at, t.at
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS t(id, workspace_id, job_id, job_name, at, trigger_input)
+  INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, trigger_input, request_id, created_at, updated_at)
+  SELECT t.id, t.workspace_id, t.job_id, t.job_name, 'queued', 'webhook', t.at, t.at, t.trigger_input, t.request_id, t.at, t.at
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::text[]) AS t(id, workspace_id, job_id, job_name, at, trigger_input, request_id)
     JOIN jobs AS j ON j.id = t.job_id
   RETURNING id`;
 
@@ -57,7 +59,7 @@ const inserts = perPool(
   (pool: SqlPool) =>
     new GroupCommit<NewRun, boolean>(
       async (runs) => {
-        const values = [runs.map((r) => r.id), runs.map((r) => r.workspaceId), runs.map((r) => r.jobId), runs.map((r) => r.jobName), runs.map((r) => r.at.toISOString()), runs.map((r) => r.triggerInput)];
+        const values = [runs.map((r) => r.id), runs.map((r) => r.workspaceId), runs.map((r) => r.jobId), runs.map((r) => r.jobName), runs.map((r) => r.at.toISOString()), runs.map((r) => r.triggerInput), runs.map((r) => r.requestId)];
         const { rows } = await pool.query<{ id: string }>({ name: 'insert-triggered', text: INSERT_SQL, values });
         const stored = new Set(rows.map((r) => r.id));
         return runs.map((r) => stored.has(r.id));
@@ -96,7 +98,7 @@ export async function receiveTrigger(deps: Pick<Deps, 'pool' | 'clock' | 'queues
   const at = deps.clock.now();
   const input = triggerInput({ headers: inbound.headers, body: inbound.body, query: inbound.query, remoteAddress: inbound.remoteAddress, receivedAt: at });
   const id = newId('exe');
-  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: JSON.stringify(input) });
+  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: JSON.stringify(input), requestId: currentRequestId() ?? null });
   if (!stored) return null;
   await enqueueCommitted(deps, [{ executionId: id, attempt: 1, runAt: at }]);
   return id;

@@ -2,6 +2,7 @@ import type { ClaimedExecution } from '../executions/claim-attempt.js';
 import { backoffMs } from '../executions/decide-attempt.js';
 import { afterCommit, wakeWaitingSiblings, type RunAttemptDeps, type RunOutcome } from '../executions/run-attempt.js';
 import { newToken } from '../ids/ids.js';
+import { observeRecording } from '../metrics/observe.js';
 import { renderStepString } from '../templates/step-template.js';
 import { hashToken } from '../workspaces/workspaces.js';
 import { approvalRequiredEvent } from './approval-required.js';
@@ -198,6 +199,8 @@ export async function runStepTurn(deps: RunAttemptDeps, exe: ClaimedExecution): 
   for (;;) {
     const { plan, recorded } = await record(deps, run, await planMove(deps, run));
     if (!recorded.recorded) return { skip: `turn ${run.turn} was recorded by another worker` };
+    const { attempt, state } = plan.rec;
+    observeRecording(deps.logger, exe, attempt ?? null, state.status === 'final' ? state.final : null, run.turn === 1 && attempt?.number === 1);
     if (plan.next && recorded.status === 'running') {
       Object.assign(run, { turn: run.turn + 1, index: plan.next.index, context: plan.next.context, current: null, stepsToStore: null, dueAt: new Date(0) });
       continue;
