@@ -5,13 +5,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime, startUp, storesEnv, SUPERVISED_ENV } from '@cronsvc/core';
+import { announce, createRuntime, startUp, storesEnv } from '@cronsvc/core';
+import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STOP_GRACE_MS = 30_000;
 
 const { config, logger, stores } = await startUp('supervisor');
+const supervisorId = newSupervisorId();
 
 if (config.allInOne) {
   const [{ startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
@@ -20,14 +22,17 @@ if (config.allInOne) {
     import('@cronsvc/executor'),
     import('@cronsvc/notifier'),
   ]);
-  const runtime = createRuntime(config, logger, { dbPoolSize: 40 });
+  const runtime = createRuntime({ ...config, supervisor: supervisorId }, logger, { dbPoolSize: 40 });
   const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime)];
+  const signals = await allInOneSignals(runtime);
+  announce(logger, runtime.config, 'all');
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(130);
     stopping = true;
     // The API stops first so no new work arrives while the workers drain.
     for (const service of services) await service.stop();
+    await signals.stop();
     await runtime.close();
     await stores.stop();
     process.exit(0);
@@ -36,15 +41,17 @@ if (config.allInOne) {
   process.on('SIGTERM', () => void stop());
 } else {
   const children = new Map<string, ChildProcess>();
+  const signals = superviseChildren(supervisorId, config.databaseUrl, logger);
   // The children use the stores decided here: the embedded server's URL, the queue backend.
-  const childEnv = { ...process.env, ...storesEnv(stores), [SUPERVISED_ENV]: '1' };
+  const childEnv = { ...process.env, ...storesEnv(stores), ...signals.env };
   // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
-  const exit = (code: number) => void stores.stop().finally(() => process.exit(code));
+  const exit = (code: number) => void signals.close().finally(() => stores.stop().finally(() => process.exit(code)));
   let stopping = false;
   const launch = (name: string, restarts: number) => {
     // node with tsx's loader, not the tsx command, which would add a relay process per app.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: childEnv });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')], { cwd: root, stdio: signals.stdio, env: childEnv });
     children.set(name, child);
+    signals.adopt(child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
       children.delete(name);
@@ -78,4 +85,5 @@ if (config.allInOne) {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   for (const name of APPS) launch(name, 0);
+  announce(logger, config, 'all');
 }

@@ -33,8 +33,8 @@ export {
   openQueue, type QueueConnection, type Queues
 } from './queues/index.js';
 export {
-  announce, type Clock, createRuntime, type Deps, forgetWorkerProcess, freePort, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints,
-  processAlive, runService, type Runtime, serveScrapes, serviceLogger, startHeartbeat, startUp, storesEnv, SUPERVISED_ENV, WORKER_KINDS
+  announce, type Clock, createRuntime, type Deps, freePort, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints,
+  processAlive, runService, type Runtime, serveScrapes, serviceLogger, startHeartbeat, startUp, storesEnv, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS
 } from './runtime/index.js';
 export { fireDueJobs } from './schedules/index.js';
 export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';

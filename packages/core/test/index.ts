@@ -11,3 +11,4 @@ export * from './processes.js';
 export * from './raw-target-server.js';
 export * from './prometheus-text.js';
 export * from './log-capture.js';
+export * from './service-process.js';

@@ -12,6 +12,12 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** `DATABASE_URL=embedded` asks for the embedded PostgreSQL whatever answers at the default address. */
 export const EMBEDDED_DATABASE = 'embedded';
 
+/**
+ * Set by the supervisor (`npm start`) for its children, to its id: they leave the start-up lines
+ * to it, and their heartbeats name it, so the API's readiness can find its sibling workers.
+ */
+export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
+
 export interface Config {
   readonly nodeEnv: string;
   readonly port: number;
@@ -102,7 +108,7 @@ const schema = Joi.object({
   HEALTH_PORT: Joi.number().integer().min(1).max(65535),
   READY_MAX_FIRE_LAG_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   QUEUE_DASHBOARD_ACTIONS: Joi.boolean().truthy('1').falsy('0').default(false),
-  CRONSVC_SUPERVISED: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
+  [SUPERVISED_ENV]: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -168,6 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     healthPort: value.HEALTH_PORT,
     readyMaxFireLagSeconds: value.READY_MAX_FIRE_LAG_SECONDS,
     queueDashboardActions: value.QUEUE_DASHBOARD_ACTIONS,
-    supervisor: value.CRONSVC_SUPERVISED,
+    supervisor: value[SUPERVISED_ENV],
   });
 }

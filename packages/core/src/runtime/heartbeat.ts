@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import pg from 'pg';
 import type { SqlPool } from '../db/client.js';
 import { newId } from '../ids/ids.js';
 import type { Logger } from '../logging/logger.js';
@@ -69,9 +70,19 @@ export async function startHeartbeat(deps: { pool: SqlPool; logger: Logger }, ki
   };
 }
 
-/** Removes the rows of a process its supervisor saw exit, so readiness reports it at once instead of after the stale time. */
-export async function forgetWorkerProcess(pool: SqlPool, supervisor: string, pid: number): Promise<void> {
-  await pool.query('DELETE FROM workers WHERE supervisor = $1 AND pid = $2', [supervisor, pid]);
+/**
+ * For a supervisor: removes the rows of a child it saw exit, so readiness reports the worker at
+ * once instead of after the stale time. One connection at most, opened when needed.
+ */
+export function supervisedWorkers(databaseUrl: string, supervisor: string): { forget(pid: number): Promise<void>; close(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  pool.on('error', () => undefined);
+  return {
+    async forget(pid) {
+      await pool.query('DELETE FROM workers WHERE supervisor = $1 AND pid = $2', [supervisor, pid]);
+    },
+    close: () => pool.end(),
+  };
 }
 
 export interface WorkerStatus {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { ConfigError, loadConfig, SUPERVISED_ENV, type Config } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import { markProcess } from '../metrics/families.js';
 import { createRuntime, prepareDatabase, serviceLogger, type Runtime } from './bootstrap.js';
@@ -12,11 +12,7 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/**
- * Set by the supervisor (`npm start`) for its children, to its id: they leave the start-up lines
- * to it, and their heartbeats name it, so the API's readiness can find its sibling workers.
- */
-export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
+export { SUPERVISED_ENV };
 
 /** Reports a configuration problem and exits 78 (EX_CONFIG); other errors propagate. */
 export function exitOnConfigError(error: unknown): never {
@@ -64,11 +60,11 @@ export async function startUp(name: string): Promise<{ config: Config; logger: L
 async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ healthPort?: number; stop(): Promise<void> }> {
   const { config, logger } = runtime;
   const heartbeat = await startHeartbeat(runtime, kind, config.supervisor);
+  // Also what answers a supervisor's requests for this process's metrics.
+  const endpoints = operatorEndpoints(runtime, { scope: { workerId: heartbeat.workerId, kind }, serviceGauges: false });
   // Under a supervisor the API answers for every process, and children would share one port.
   const wantsPort = config.healthPort !== undefined && config.supervisor === undefined;
-  const server = wantsPort
-    ? await startHealthServer(operatorEndpoints(runtime, { scope: { workerId: heartbeat.workerId, kind }, serviceGauges: false }), config.healthPort!, logger)
-    : null;
+  const server = wantsPort ? await startHealthServer(endpoints, config.healthPort!, logger) : null;
   return {
     healthPort: server?.port,
     async stop() {

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { SUPERVISED_ENV } from '../config/config.js';
 import { processRegistry } from '../metrics/registry.js';
 
 /**
@@ -24,9 +25,12 @@ function isMessage(value: unknown): value is Message {
   return typeof value === 'object' && value !== null && typeof (value as Message).type === 'string';
 }
 
-/** Whether this process can ask a supervisor: it was started by one, with an IPC channel. */
+/**
+ * Whether this process can ask a supervisor: one started it (ALL_IN_ONE is its own supervisor
+ * and answers alone), with an IPC channel.
+ */
 export function supervisedScrapeAvailable(supervisor: string | undefined): boolean {
-  return supervisor !== undefined && typeof process.send === 'function' && process.connected;
+  return supervisor !== undefined && process.env[SUPERVISED_ENV] === supervisor && typeof process.send === 'function' && process.connected;
 }
 
 /** In a child: answers the supervisor's requests for this process's metrics. */
