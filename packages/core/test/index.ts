@@ -12,3 +12,4 @@ export * from './raw-target-server.js';
 export * from './prometheus-text.js';
 export * from './log-capture.js';
 export * from './service-process.js';
+export * from './redis-server.js';

@@ -18,6 +18,15 @@ export interface Scrape {
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
+/** A sample value as Prometheus reads it (Go's ParseFloat: NaN and Inf in any case). */
+function number(text: string): number | undefined {
+  const special = text.toLowerCase();
+  if (special === 'nan') return NaN;
+  if (/^[+-]?inf(inity)?$/.test(special)) return special.startsWith('-') ? -Infinity : Infinity;
+  const value = Number(text);
+  return Number.isNaN(value) || text.trim() === '' ? undefined : value;
+}
+
 /**
  * Parses the Prometheus text format (version 0.0.4), failing on any line that is not a comment,
  * a blank or a well-formed sample, so a test reading it also checks that the service's output
@@ -38,8 +47,8 @@ export function parsePrometheus(text: string): Scrape {
     if (!m) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
     for (const [, key, value] of (m[2] ?? '').matchAll(LABEL)) labels[key] = value.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
-    const value = m[3] === '+Inf' ? Infinity : m[3] === '-Inf' ? -Infinity : Number(m[3]);
-    if (Number.isNaN(value) && m[3] !== 'NaN') throw new Error(`not a number in: ${line}`);
+    const value = number(m[3]);
+    if (value === undefined) throw new Error(`not a number in: ${line}`);
     samples.push({ name: m[1], labels, value });
   }
   const fits = (s: Sample, name: string, labels: Record<string, string>) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v);
