@@ -55,7 +55,7 @@ export function createApp(deps: ApiDeps): Express {
   );
 
   app.use('/admin/v1', adminRouter(deps));
-  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
+  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, { adminToken: deps.config.adminToken, actions: deps.config.queueDashboardActions }));
 
   // What the channel test sends with; a test opens its own SMTP connection.
   const senders = {

@@ -2,6 +2,7 @@ import { DelayedError, type Worker } from 'bullmq';
 import {
   createHttpClient,
   createWorker,
+  keepCompleted,
   runAttempt,
   withLogContext,
   type ExecutionPayload,
@@ -77,6 +78,8 @@ export function startExecutor(runtime: Runtime): Executor {
         await job.moveToDelayed(outcome.retryAt.getTime(), token);
         throw new DelayedError();
       }
+      // Recorded: this attempt is never queued again, so the dashboard may show it for a while.
+      if ('done' in outcome) keepCompleted(job);
     },
     {
       connection: runtime.workerConnection(),

@@ -3,6 +3,7 @@ import {
   createHttpClient,
   createMailer,
   createWorker,
+  keepCompleted,
   observeDelivery,
   relayEvents,
   sendDelivery,
@@ -38,22 +39,32 @@ export function startNotifier(runtime: Runtime): Notifier {
   const mailer = config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: true }) : null;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
   const deps = { ...runtime, http, mailer };
-  const send = async (deliveryId: string) => {
+  /** Whether the attempt was made and recorded (not skipped). */
+  const send = async (deliveryId: string): Promise<boolean> => {
     const outcome = await sendDelivery(deps, deliveryId);
-    if ('done' in outcome) observeDelivery(outcome.done);
-    if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
+    if (!('done' in outcome)) return false;
+    observeDelivery(outcome.done);
+    if (outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
+    return true;
   };
   // Retries, and deliveries the reconciler queues again, come through the queue.
-  const worker = createWorker<DeliveryPayload>('delivery', (data) => send(data.deliveryId), {
-    connection: runtime.workerConnection(),
-    concurrency: SEND_CONCURRENCY,
-  });
+  const worker = createWorker<DeliveryPayload>(
+    'delivery',
+    async (data, job) => {
+      // Recorded: this attempt is never queued again, so the dashboard may show it for a while.
+      if (await send(data.deliveryId)) keepCompleted(job);
+    },
+    {
+      connection: runtime.workerConnection(),
+      concurrency: SEND_CONCURRENCY,
+    },
+  );
   worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
   const onError = (name: string, error: unknown) => {
     logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   };
   // First attempts of what the relay writes are sent from here, without a round through Redis.
-  const local = new LocalSends((id) => send(id).catch((error) => onError('delivery', error)), SEND_CONCURRENCY);
+  const local = new LocalSends((id) => send(id).then(() => undefined, (error) => onError('delivery', error)), SEND_CONCURRENCY);
   // A full batch means more are waiting: the relay goes again at once, unless enough is in hand.
   const stopRelay = pollLoop(
     'event relay',

@@ -30,7 +30,7 @@ export {
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,
-  openQueue, type QueueConnection, type Queues
+  keepCompleted, openQueue, type QueueConnection, type Queues
 } from './queues/index.js';
 export {
   announce, type Clock, createRuntime, type Deps, freePort, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints,

@@ -7,7 +7,7 @@ export interface RouteEntry {
 }
 
 interface Layer {
-  route?: { path: string; methods: Record<string, boolean> };
+  route?: { path: string | string[]; methods: Record<string, boolean> };
   handle?: { stack?: Layer[] };
   rawPath?: string | string[];
 }
@@ -24,8 +24,9 @@ export function listRoutes(app: Express): RouteEntry[] {
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
+        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
         for (const method of Object.keys(layer.route.methods)) {
-          if (method !== '_all') out.push({ method: method.toUpperCase(), path: join(prefix, layer.route.path) });
+          if (method !== '_all') for (const path of paths) out.push({ method: method.toUpperCase(), path: join(prefix, path) });
         }
       } else if (layer.handle?.stack) {
         const mount = typeof layer.rawPath === 'string' ? layer.rawPath : '/';
