@@ -10,6 +10,7 @@ import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
 import { approvalsRouter } from './routers/approvals.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
+import { docsRouter } from './routers/docs.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
@@ -36,6 +37,7 @@ export function createApp(deps: ApiDeps): Express {
   const routeOf = routeNamer(app);
   app.use(requestId, observeRequests(deps.logger, routeOf));
   app.use(operatorRouter(deps));
+  app.use(docsRouter(deps));
   // Public endpoints: the token in the path is the credential, and each reads its body with a
   // parser and limit of its own, so they come before the API-token middleware and the JSON parser.
   app.use('/v1/ping', pingRouter(deps));

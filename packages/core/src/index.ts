@@ -36,6 +36,7 @@ export {
   announce, type Clock, createRuntime, type Deps, freePort, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints,
   processAlive, runService, type Runtime, serveScrapes, serviceLogger, startHeartbeat, startUp, storesEnv, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS
 } from './runtime/index.js';
+export { requestSchemas } from './request-schemas.js';
 export { fireDueJobs } from './schedules/index.js';
 export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';
 export {
