@@ -21,6 +21,7 @@ const onPostgresQueues = [
   'apps/scheduler/test/recovery.test.ts',
   'apps/notifier/test/callbacks.test.ts',
   'apps/api/test/rate-limit.test.ts',
+  'apps/api/test/public-rate-limit.test.ts',
 ];
 
 const config: Config = {

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { databaseUrl, spawnProcess, repoRoot, testRun, uniqueName } from '@cronsvc/core/testing';
+import { closedPort, databaseUrl, spawnProcess, repoRoot, testRun, uniqueName } from '@cronsvc/core/testing';
 
 // With NODE_ENV=production nothing embedded starts by itself: a store that cannot be reached
 // stops `npm start` at once with exit code 78 and the variable to set.
@@ -10,10 +8,7 @@ import { databaseUrl, spawnProcess, repoRoot, testRun, uniqueName } from '@crons
 let deadPort: number;
 
 beforeAll(async () => {
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  deadPort = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
+  deadPort = await closedPort();
 });
 
 async function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -43,4 +38,25 @@ it('exits 78 naming REDIS_URL when Redis cannot be reached and the queue backend
   const { code, output } = await start({ DATABASE_URL: databaseUrl(uniqueName(`cronsvc_test_${testRun}`)), REDIS_URL: `redis://127.0.0.1:${deadPort}` });
   expect(code).toBe(78);
   expect(output).toMatch(new RegExp(`REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${deadPort}.*Set REDIS_URL to a reachable Redis, or QUEUE_BACKEND=postgres`));
+});
+
+it('exits 78 naming ADMIN_TOKEN and BOOTSTRAP_API_TOKEN when either is shorter than 32 characters, without printing them', async () => {
+  const { code, output } = await start({ ADMIN_TOKEN: 'change-me', BOOTSTRAP_API_TOKEN: 'dev-token-0123456789abcdef01234', REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+  expect(code).toBe(78);
+  expect(output).toMatch(/ADMIN_TOKEN: must be at least 32 characters long when NODE_ENV=production \(it is 9\)/);
+  expect(output).toMatch(/BOOTSTRAP_API_TOKEN: must be at least 32 characters long when NODE_ENV=production \(it is 31\)/);
+  expect(output).not.toContain('change-me');
+  expect(output).not.toContain('dev-token-0123456789abcdef01234');
+});
+
+it('accepts tokens of 32 characters and more in production (and goes on to the next check)', async () => {
+  const { code, output } = await start({
+    ADMIN_TOKEN: 'a'.repeat(32),
+    BOOTSTRAP_API_TOKEN: `csk_${randomBytes(32).toString('base64url')}`,
+    DATABASE_URL: `postgresql://postgres@127.0.0.1:${deadPort}/cron_service`,
+    REDIS_URL: `redis://127.0.0.1:${deadPort}`,
+  });
+  expect(code).toBe(78);
+  expect(output).not.toMatch(/_TOKEN/);
+  expect(output).toMatch(/DATABASE_URL: cannot connect/);
 });

@@ -90,7 +90,8 @@ export async function openContext(args: BenchArgs, params: Params, names: { dbNa
     dbName: names.dbName,
     databaseUrl: url,
     redisPrefix: names.redisPrefix,
-    apiToken: `bench-${randomBytes(12).toString('hex')}`,
+    // The service runs with NODE_ENV=production, which refuses a BOOTSTRAP_API_TOKEN under 32 characters.
+    apiToken: `bench-${randomBytes(16).toString('hex')}`,
     secretsKey: randomBytes(32).toString('base64'),
     pool,
     redis,

@@ -64,6 +64,11 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     SECRETS_ENCRYPTION_KEY: o.secretsKey,
     // The footprint scenario stores a million schedules in the one workspace of the bench.
     MAX_JOBS_PER_WORKSPACE: '100000000',
+    // The workflows scenario posts thousands of triggers to one token at once: it measures the
+    // service, not its limit on public tokens.
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
+    // The notifications scenario sends 20,000 messages a minute from its one workspace on purpose.
+    DELIVERY_RATE_LIMIT_PER_MINUTE: '10000000',
     ...o.extraEnv,
   };
   // Only the API applies BOOTSTRAP_API_TOKEN: when every app starts at once with it, their

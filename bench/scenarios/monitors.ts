@@ -38,10 +38,10 @@ export async function monitors(ctx: BenchContext): Promise<ScenarioResult> {
   ctx.log(`${SCENARIO}: seeding ${m} monitors`);
   // All up, pinged a minute ago, due one to two hours from now.
   await ctx.pool.query(
-    `INSERT INTO monitors (id, workspace_id, name, expected_interval_sec, grace_sec, state, ping_token, last_ping_at, next_due_at, created_at, updated_at)
-     SELECT ${sqlId('mon')}, $1, 'bench ' || i, 3600, 0, 'up', replace(gen_random_uuid()::text, '-', '') || i,
+    `INSERT INTO monitors (id, workspace_id, name, expected_interval_sec, grace_sec, state, ping_token, ping_token_hash, last_ping_at, next_due_at, created_at, updated_at)
+     SELECT ${sqlId('mon')}, $1, 'bench ' || i, 3600, 0, 'up', t.token, encode(sha256(convert_to(t.token, 'UTF8')), 'hex'),
             now() - interval '1 minute', now() + interval '1 hour' + i * interval '36 milliseconds', now(), now()
-       FROM generate_series(1, $2::int) AS i`,
+       FROM generate_series(1, $2::int) AS i, LATERAL (SELECT replace(gen_random_uuid()::text, '-', '') || i AS token) AS t`,
     [ws, m],
   );
   await ctx.pool.query('ANALYZE monitors');

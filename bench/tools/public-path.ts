@@ -32,7 +32,8 @@ if (!existsSync(path.join(tree, 'scripts', 'start.ts')) || !existsSync(path.join
 
 const dbName = `cronsvc_bench_${process.pid}`;
 const prefix = `cronsvc_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
-const token = `bench-${randomBytes(12).toString('hex')}`;
+// At least 32 characters: the service runs with NODE_ENV=production, which refuses a shorter one.
+const token = `bench-${randomBytes(16).toString('hex')}`;
 const port = 20_000 + (process.pid % 10_000);
 const baseUrl = `http://127.0.0.1:${port}`;
 const auth = { Authorization: `Bearer ${token}` };

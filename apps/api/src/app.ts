@@ -1,8 +1,10 @@
 import express, { type Express } from 'express';
-import { createHttpClient, createMailer, MAX_REQUEST_JSON_DEPTH, SEND_TIMEOUT_MS, textNestedDeeperThan, type Deps, type Runtime } from '@cronsvc/core';
+import { createHttpClient, createMailer, SEND_TIMEOUT_MS, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
-import { rateLimit } from './middleware/rate-limit.js';
-import { errorHandler, JsonTooDeep, notFoundRoute } from './middleware/errors.js';
+import { jsonBodiesOnly, jsonBody } from './middleware/json-body.js';
+import { PUBLIC_PREFIXES } from './middleware/public.js';
+import { publicRateLimit, rateLimit } from './middleware/rate-limit.js';
+import { errorHandler, notFoundRoute, nulInPath } from './middleware/errors.js';
 import { observeRequests } from './middleware/observe-requests.js';
 import { requestId } from './middleware/request-id.js';
 import { routeNamer } from './routes/route-table.js';
@@ -22,8 +24,12 @@ import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
+import { CONSOLE_PATH, consoleRouter } from './console/index.js';
 
-/** `redis` is needed only with RATE_LIMIT_PER_MINUTE set (the counts are shared through it). */
+/**
+ * `redis` holds the counts of RATE_LIMIT_PER_MINUTE and PUBLIC_RATE_LIMIT_PER_MINUTE, shared by
+ * every API process; without it they are kept in Postgres.
+ */
 export type ApiDeps = Deps & { redis?: Runtime['redis'] };
 
 /** The HTTP API without a listening socket, so tests can drive it with supertest. */
@@ -34,45 +40,41 @@ export function createApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple');
   // An ETag costs a hash of every response body; no client of this API sends If-None-Match.
   app.set('etag', false);
-  const routeOf = routeNamer(app);
-  app.use(requestId, observeRequests(deps.logger, routeOf));
-  app.use(operatorRouter(deps));
-  app.use(docsRouter(deps));
-  // Public endpoints: the token in the path is the credential, and each reads its body with a
-  // parser and limit of its own, so they come before the API-token middleware and the JSON parser.
-  app.use('/v1/ping', pingRouter(deps));
-  app.use('/v1/triggers', triggersRouter(deps));
-  app.use('/v1/resume', resumeRouter(deps));
-  app.use('/v1/approvals', approvalsRouter(deps));
-  app.use(
-    express.json({
-      limit: '1mb',
-      strict: false,
-      type: ['application/json', 'application/*+json'],
-      // Refused before parsing: whatever walks a value 200,000 levels deep overflows the stack.
-      verify: (_req, _res, raw) => {
-        if (textNestedDeeperThan(raw, MAX_REQUEST_JSON_DEPTH)) throw new JsonTooDeep();
-      },
-    }),
-  );
-
-  app.use('/admin/v1', adminRouter(deps));
-  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, { adminToken: deps.config.adminToken, actions: deps.config.queueDashboardActions }));
-
   // What the channel test sends with; a test opens its own SMTP connection.
   const senders = {
     http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
     mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
   };
+  const routeOf = routeNamer(app);
+  app.use(requestId, observeRequests(deps.logger, routeOf));
+  app.use(operatorRouter(deps));
+  app.use(docsRouter(deps));
+  const limitStore = deps.redis ? { redis: deps.redis, prefix: deps.config.redisPrefix } : { pool: deps.pool };
+  // Public endpoints: the token in the path is the credential, and each looks its token up and
+  // counts the request before it reads its body, with a parser and limit of its own, so they come
+  // before the API-token middleware and the JSON parser. A trigger answers alike for every token,
+  // even one no job could have, so it comes before the NUL check; everything after it answers 404
+  // to a path holding NUL.
+  const limitPublic = publicRateLimit(limitStore, deps.config.publicRateLimitPerMinute, deps.logger);
+  app.use(PUBLIC_PREFIXES.triggers, triggersRouter(deps, limitPublic));
+  app.use(nulInPath);
+  app.use(PUBLIC_PREFIXES.ping, pingRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
+  // The web console reads its own forms and answers with pages, not the JSON error envelope.
+  app.use(CONSOLE_PATH, consoleRouter(deps, senders));
+  app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
+  app.use(jsonBody('1mb'));
+
+  app.use('/admin/v1', adminRouter(deps));
+  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, { adminToken: deps.config.adminToken, actions: deps.config.queueDashboardActions }));
+
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
   // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
   // are not API-token endpoints and are not limited.
   const perMinute = deps.config.rateLimitPerMinute;
-  if (perMinute !== undefined) {
-    const store = deps.redis ? { redis: deps.redis, prefix: deps.config.redisPrefix } : { pool: deps.pool };
-    v1.use(rateLimit(store, perMinute, deps.logger));
-  }
+  if (perMinute !== undefined) v1.use(rateLimit(limitStore, perMinute, deps.logger));
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
   v1.use('/dlq', dlqRouter(deps));

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { approvalStep, aWorkflow, httpStep, repoRoot } from '@cronsvc/core/testing';
+import type { Browser, Page } from 'playwright-core';
+import { approvalStep, aWorkflow, httpStep, launchChromium, repoRoot } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
 // The review page in a real browser (Debian's chromium), at a phone's size. Screenshots are kept
@@ -21,10 +21,7 @@ beforeAll(async () => {
   server = f.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { aChannel, aJob, aRule } from '@cronsvc/core/testing';
@@ -57,8 +58,12 @@ describe('POST /v1/notification-channels', () => {
   it('stores credentials encrypted, not in the clear', async () => {
     const res = await post({ name: 'at rest', type: 'chat_c', config: { bot_token: '999:SECRET-token', chat_id: '1' } });
     const row = await api.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: res.body.id } });
-    expect(row.credentials).toMatch(/^enc1:/);
+    expect(row.credentials).toMatch(/^enc2:/);
     expect(JSON.stringify(row)).not.toContain('SECRET-token');
+    // The destination key covers the bot token: keyed, so the database alone cannot test guesses against it.
+    const unkeyed = createHash('sha256').update(JSON.stringify(['chat_c', '999:SECRET-token', '1', ''])).digest('hex');
+    expect(row.destinationKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.destinationKey).not.toBe(unkeyed);
   });
 
   it('takes chat_a’s url as webhook_url and reports it under that name', async () => {
@@ -164,7 +169,7 @@ describe('listing, reading and PATCHing channels', () => {
     expect(unsigned.body.configured_secrets).toEqual(['url']);
     const row = await api.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: created.id } });
     const { decryptCredentials } = await import('@cronsvc/core');
-    expect(decryptCredentials(api.ctx.config.secretsEncryptionKey, row.credentials)).toEqual({ url: VALID.webhook.url });
+    expect(decryptCredentials(api.ctx.config.secretsEncryptionKey, row, row.credentials)).toEqual({ url: VALID.webhook.url });
   });
 
   it('returns a field set to null to its default', async () => {

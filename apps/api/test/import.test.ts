@@ -24,7 +24,7 @@ const crontab = [
   '@hourly https://example.com/hourly',
   '*/15 * * * *',
   '61 * * * * https://example.com/bad-cron',
-  '0 4 * * * not-a-url',
+  '0 4 * * * https://',
   '0 5 * * * http://10.0.0.1/internal',
   '\t30 6 * * MON-FRI   https://example.com/weekdays',
 ].join('\n');
@@ -50,7 +50,7 @@ describe('POST /v1/jobs/import', () => {
     expect(res.body.created.map((j: { schedule: { cron: string } }) => j.schedule.cron)).toEqual(['0 3 * * *', '@hourly', '*/15 * * * *', '30 6 * * MON-FRI']);
     expect(res.body.errors).toEqual([
       { line: 7, text: '61 * * * * https://example.com/bad-cron', message: expect.stringMatching(/^schedule\.cron: invalid cron expression/) },
-      { line: 8, text: '0 4 * * * not-a-url', message: expect.stringMatching(/^request\.url: /) },
+      { line: 8, text: '0 4 * * * https://', message: expect.stringMatching(/^request\.url: /) },
       { line: 9, text: '0 5 * * * http://10.0.0.1/internal', message: expect.stringMatching(/^request\.url: must be a publicly reachable address/) },
     ]);
   });
@@ -80,6 +80,31 @@ describe('POST /v1/jobs/import', () => {
     expect(res.status).toBe(201);
     expect(res.body.created).toHaveLength(1);
     expect(res.body.errors).toEqual([{ line: 2, text: '*/5 * * * *', message: 'has no URL and no default_url was given' }]);
+  });
+
+  it('imports a real crontab: curl and wget lines call their URL with their method, headers and body; other commands call default_url', async () => {
+    const res = await importCrontab({
+      crontab: [
+        'SHELL=/bin/sh',
+        '*/15 * * * * curl -fsS -m 10 https://example.com/tick > /dev/null 2>&1',
+        "0 2 * * * curl -s -X POST -H 'Content-Type: application/json' -d '{\"full\": true}' https://example.com/backup",
+        '@hourly wget -qO- https://example.com/hourly',
+        '30 4 * * * /usr/local/bin/rotate-logs.sh',
+        '0 5 * * * curl -s http://10.0.0.1/internal',
+      ].join('\n'),
+      default_url: 'https://example.com/default',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.created.map((j: { name: string; request: unknown }) => [j.name, j.request])).toEqual([
+      ['*/15 * * * * https://example.com/tick', expect.objectContaining({ url: 'https://example.com/tick', method: 'GET', timeout_seconds: 10 })],
+      ['0 2 * * * https://example.com/backup', expect.objectContaining({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"full": true}' })],
+      ['@hourly https://example.com/hourly', expect.objectContaining({ url: 'https://example.com/hourly', method: 'GET' })],
+      ['30 4 * * * https://example.com/default', expect.objectContaining({ url: 'https://example.com/default', method: 'GET' })],
+    ]);
+    expect(res.body.errors).toEqual([
+      { line: 1, text: 'SHELL=/bin/sh', message: 'environment settings (NAME=value) are not supported' },
+      { line: 6, text: '0 5 * * * curl -s http://10.0.0.1/internal', message: expect.stringMatching(/^request\.url: must be a publicly reachable address/) },
+    ]);
   });
 
   it('answers 201 with nothing created when no line is good', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { useApiApp } from './api-app.js';
 
@@ -35,6 +36,17 @@ describe('monitors', () => {
       updated_at: expect.stringMatching(ISO_MS),
     });
     expect((await create({ name: 'x', expected_interval_sec: 60 })).body.grace_sec).toBe(0);
+  });
+
+  it('stores the ping token encrypted with its SHA-256 beside it, never in clear, and shows the same URL on every read', async () => {
+    const created = (await create({ name: 'at rest', expected_interval_sec: 60 })).body;
+    const token = tokenOf(created);
+    const row = await api.ctx.runtime.db.monitor.findUniqueOrThrow({ where: { id: created.id } });
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row.pingToken).toMatch(/^enc2:/);
+    expect(row.pingTokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect((await get(created.id)).ping_url).toBe(created.ping_url);
+    expect((await request(api.app).get(`/v1/ping/${token}`)).status).toBe(200);
   });
 
   it.each([
@@ -132,9 +144,11 @@ describe('GET|POST /v1/ping/:token', () => {
     expect([big.status, big.body.error.code, big.body.error.message]).toEqual([413, 'payload_too_large', 'request body is larger than 10 KiB']);
   });
 
-  it('answers other methods with 404, not 401', async () => {
+  it('answers other methods with 405 and Allow, not 401', async () => {
     const m = (await create({ name: 'methods', expected_interval_sec: 60 })).body;
-    expect((await request(api.app).put(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
-    expect((await request(api.app).delete(`/v1/ping/${tokenOf(m)}`)).status).toBe(404);
+    for (const method of ['put', 'delete'] as const) {
+      const res = await request(api.app)[method](`/v1/ping/${tokenOf(m)}`);
+      expect([res.status, res.headers.allow]).toEqual([405, 'GET, POST']);
+    }
   });
 });

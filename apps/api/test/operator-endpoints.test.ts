@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ADMIN_TOKEN, aDelivery, aJob, aMonitor, aTriggerJob, captureLogs, httpStep, parsePrometheus } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aDelivery, aJob, aMonitor, aTriggerJob, capturingLogger, httpStep, parsePrometheus } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 import { useApiApp } from './api-app.js';
 
@@ -159,7 +159,7 @@ describe('X-Request-Id', () => {
 describe('the access log', () => {
   it('writes one http line per request with the route pattern, never a path holding a token or id', async () => {
     const { ctx } = api;
-    const logs = captureLogs({ level: 'http' });
+    const logs = capturingLogger(true, { level: 'http' });
     const app = createApp({ ...ctx.runtime, logger: logs.logger });
     const { id: workspaceId, token } = await ctx.workspace('access log');
     const job = await aJob(ctx.runtime, workspaceId);
@@ -186,7 +186,7 @@ describe('the access log', () => {
 
   it('puts the request id on every line written while handling the request', async () => {
     const { ctx } = api;
-    const logs = captureLogs({ level: 'info' });
+    const logs = capturingLogger(true, { level: 'info' });
     const app = createApp({ ...ctx.runtime, logger: logs.logger });
     const { token } = await ctx.workspace('line ids');
     const auth = { Authorization: `Bearer ${token}` };

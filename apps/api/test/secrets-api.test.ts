@@ -32,7 +32,7 @@ describe('POST /v1/secrets', () => {
     const res = await post({ name: 'AT_REST', value: 'plain-text-value' });
     const row = await api.ctx.runtime.db.secret.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.value).not.toContain('plain-text-value');
-    expect(row.value).toMatch(/^enc1:/);
+    expect(row.value).toMatch(/^enc2:/);
   });
 
   it('accepts a value of exactly 64 KiB', async () => {

@@ -1,16 +1,17 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { createTestContext, type TestContext } from '@cronsvc/core/testing';
-import { ensureBootstrapWorkspace, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes, type Clock, type Db } from '@cronsvc/core';
+import { ensureBootstrapWorkspace, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes, signingKeyPlace, type Clock, type Db } from '@cronsvc/core';
 
 let ctx: TestContext;
 let app: ReturnType<typeof createApp>;
 let now: Date;
 const clock: Clock = { now: () => now };
 const DAY_MS = 24 * 60 * 60 * 1000;
-const decrypt = (value: string | null) => {
+/** A stored key of workspace `id`, opened in its place (its current or previous column). */
+const decrypt = (value: string | null, id: string, which: 'current' | 'previous' = 'current') => {
   expect(value).toMatch(ENCRYPTED);
-  return openSigningKey(ctx.config.secretsEncryptionKey, value!);
+  return openSigningKey(ctx.config.secretsEncryptionKey, value!, signingKeyPlace(id, which));
 };
 
 beforeAll(async () => {
@@ -27,7 +28,7 @@ const stored = (id: string) => ctx.runtime.db.workspace.findUniqueOrThrow({ wher
 const keysAt = (id: string, at: Date) => loadSigningKeys(ctx.runtime.db, ctx.config.secretsEncryptionKey, id, at);
 const KEY_FORMAT = /^whsec_[A-Za-z0-9+/]{43}=$/;
 // SECRETS_ENCRYPTION_KEY ciphertext, as secrets/crypto.ts writes it.
-const ENCRYPTED = /^enc1:[A-Za-z0-9+/]+=*$/;
+const ENCRYPTED = /^enc2:[A-Za-z0-9+/]+=*$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('GET /v1/signing-key', () => {
@@ -48,13 +49,13 @@ describe('GET /v1/signing-key', () => {
     const key = (await request(app).get('/v1/signing-key').set(auth(ws.token))).body.signing_key as string;
     const row = await stored(ws.id);
     expect(row.signingKey).not.toContain(key.slice('whsec_'.length));
-    expect(decrypt(row.signingKey)).toBe(key);
+    expect(decrypt(row.signingKey, ws.id)).toBe(key);
   });
 
   it('stores the bootstrap workspace key encrypted too', async () => {
     const id = await ensureBootstrapWorkspace(ctx.runtime.db, ctx.config.secretsEncryptionKey, 'csk_signing_bootstrap');
     const row = await stored(id);
-    expect(decrypt(row.signingKey)).toMatch(KEY_FORMAT);
+    expect(decrypt(row.signingKey, id)).toMatch(KEY_FORMAT);
   });
 
   it('answers 401 unauthorized without a valid token, on read and on rotate', async () => {
@@ -88,8 +89,8 @@ describe('POST /v1/signing-key/rotate', () => {
     const fresh = (await request(app).post('/v1/signing-key/rotate').set(auth(ws.token))).body.signing_key as string;
     const row = await stored(ws.id);
     expect(row.signingKeyRotatedAt?.toISOString()).toBe(rotatedAt.toISOString());
-    expect(decrypt(row.previousSigningKey)).toBe(old);
-    expect(decrypt(row.signingKey)).toBe(fresh);
+    expect(decrypt(row.previousSigningKey, ws.id, 'previous')).toBe(old);
+    expect(decrypt(row.signingKey, ws.id)).toBe(fresh);
     expect(row.signingKey).not.toContain(fresh.slice('whsec_'.length));
 
     const within = await keysAt(ws.id, new Date(rotatedAt.getTime() + DAY_MS - 1));

@@ -1,8 +1,6 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createRuntime, getExecution, loadConfig, reconcileQueue, serviceLogger, type Runtime } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TestContext } from '@cronsvc/core/testing';
+import { closedPort, createTestContext, startTargetServer, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { startExecutor } from '@cronsvc/executor';
 import { createApp } from '../src/app.js';
 
@@ -11,10 +9,7 @@ let deadPort: number;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  deadPort = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
+  deadPort = await closedPort();
 });
 afterAll(() => ctx.close());
 

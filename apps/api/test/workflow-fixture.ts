@@ -11,6 +11,8 @@ export interface WorkflowFixture {
   target: TargetServer;
   executor: Executor;
   workspaceId: string;
+  /** The workspace's API token. */
+  token: string;
   auth: { Authorization: string };
   get(path: string): request.Test;
   post(path: string, body?: unknown): request.Test;
@@ -43,6 +45,7 @@ export function useWorkflowFixture(options: { scheduler?: boolean; notifier?: bo
     f.app = createApp(f.ctx.runtime);
     const ws = await f.ctx.workspace();
     f.workspaceId = ws.id;
+    f.token = ws.token;
     f.auth = { Authorization: `Bearer ${ws.token}` };
   });
   afterAll(async () => {

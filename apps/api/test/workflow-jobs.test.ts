@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { approvalStep, aTriggerJob, aWorkflow, httpStep, waitStep } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
@@ -122,7 +123,11 @@ describe('job context', () => {
     const tooBig = await f.patch(`/v1/jobs/${job.id}/context`, big);
     expect(tooBig.status).toBe(400);
     expect(tooBig.body.error.details[0].message).toContain('at most 65536');
-    for (const body of [[], 'text', null]) expect((await f.patch(`/v1/jobs/${job.id}/context`, body)).status).toBe(400);
+    // Sent as JSON text: a JSON array, string and null are bodies of the right type but not a context.
+    for (const body of [[], 'text', null]) {
+      const res = await request(f.app).patch(`/v1/jobs/${job.id}/context`).set(f.auth).set('Content-Type', 'application/json').send(JSON.stringify(body));
+      expect(res.status).toBe(400);
+    }
     expect((await f.get(`/v1/jobs/${job.id}/context`)).body).toEqual({ keep: 'me' });
   });
 

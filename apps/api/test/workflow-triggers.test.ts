@@ -143,8 +143,13 @@ it('replays a triggered run from step 0 with the same trigger input', async () =
   expect(f.target.received.map((r) => r.url)).toEqual(['/first?v=seven', '/second', '/first?v=seven', '/second']);
 });
 
-it('answers 404 to other methods and paths under the public prefixes, without asking for a token', async () => {
-  expect((await request(f.app).get('/v1/triggers/trg_x')).status).toBe(404);
-  expect((await request(f.app).get('/v1/resume/rsm_x')).status).toBe(404);
-  expect((await request(f.app).delete('/v1/approvals/apr_x')).status).toBe(404);
+it('answers 405 with Allow to other methods and 404 to other paths under the public prefixes, without asking for a token', async () => {
+  const trigger = await request(f.app).get('/v1/triggers/trg_x');
+  expect([trigger.status, trigger.headers.allow]).toEqual([405, 'POST']);
+  const resume = await request(f.app).get('/v1/resume/rsm_x');
+  expect([resume.status, resume.headers.allow]).toEqual([405, 'POST']);
+  const approval = await request(f.app).delete('/v1/approvals/apr_x');
+  expect([approval.status, approval.headers.allow]).toEqual([405, 'GET']);
+  expect((await request(f.app).get('/v1/triggers/trg_x/more')).status).toBe(404);
+  expect((await request(f.app).post('/v1/resume')).status).toBe(404);
 });

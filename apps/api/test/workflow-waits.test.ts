@@ -165,9 +165,14 @@ describe('approval', () => {
     expect(big.status).toBe(413);
     expect(big.body.error).toMatchObject({ code: 'payload_too_large', message: 'request body is larger than 64 KiB' });
     expect((await request(f.app).get(pathOf(payload.review_url))).body.status).toBe('pending');
-    const resume = await request(f.app).post('/v1/resume/rsm_any').type('application/json').send(JSON.stringify({ big: 'x'.repeat(1024 * 1024) }));
+
+    const wait = await f.createJob(aWorkflow([waitStep('callback')]));
+    const { waiting_payload: waiting } = await f.until(await f.runNow(wait.id), 'waiting');
+    const resume = await request(f.app).post(pathOf(waiting.resume_url)).type('application/json').send(JSON.stringify({ big: 'x'.repeat(1024 * 1024) }));
     expect(resume.status).toBe(413);
     expect(resume.body.error.message).toBe('request body is larger than 1 MiB');
+    // An unknown token is refused before its body is read.
+    expect((await request(f.app).post('/v1/resume/rsm_any').type('application/json').send(JSON.stringify({ big: 'x'.repeat(1024 * 1024) }))).status).toBe(404);
   });
 
   it('answers 404 for an unknown approval token, and 409 to a manual resume of an approval wait', async () => {

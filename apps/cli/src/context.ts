@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createClient, type CronsvcClient } from '@cronsvc/client';
 import { colorEnabled, painter, type Paint } from './output/color.js';
 import { resolveSettings, type GlobalFlags } from './settings.js';
+import { insecureAllowed, requireSecureUrl } from './transport.js';
 
 export interface Output {
   json: boolean;
@@ -47,6 +48,7 @@ export async function contextOf(command: Command): Promise<Context> {
   while (root.parent) root = root.parent;
   const global = root.opts<Flags>();
   const settings = await resolveSettings({ url: global.url, token: global.token });
+  requireSecureUrl(settings.url, insecureAllowed(command));
   return {
     client: createClient({ baseUrl: settings.url, token: settings.token, userAgent: 'cronsvc-cli' }),
     out: createOutput(Boolean(global.json || command.opts<Flags>().json)),

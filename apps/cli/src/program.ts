@@ -10,6 +10,8 @@ import { registerMonitors, registerPing } from './commands/monitors.js';
 import { registerRules } from './commands/rules.js';
 import { registerSecrets, registerSigningKey } from './commands/secrets.js';
 import { example } from './commands/shared.js';
+import { globalOptionHint } from './global-options.js';
+import { warnOnTokenFlag } from './transport.js';
 
 /** Every command without a subcommand of its own. */
 function leaves(command: Command): Command[] {
@@ -17,9 +19,9 @@ function leaves(command: Command): Command[] {
 }
 
 /**
- * The whole command tree. Options are positional: --url and --token go before the command
- * (`cronsvc --url U jobs list`), since `jobs create --url` is the job's target. --json is also
- * accepted after any command.
+ * The whole command tree. Options are positional: --url, --token and --insecure go before the
+ * command (`cronsvc --url U jobs list`), since `jobs create --url` is the job's target. --json is
+ * also accepted after any command.
  */
 export function createProgram(): Command {
   const program = new Command('cronsvc')
@@ -27,10 +29,14 @@ export function createProgram(): Command {
     .version('0.1.0')
     .enablePositionalOptions()
     .option('--url <url>', 'API base URL (overrides CRONSVC_URL and the login config)')
-    .option('--token <token>', 'API token (overrides CRONSVC_TOKEN and the login config)')
+    .option('--token <token>', 'API token (overrides CRONSVC_TOKEN and the login config; prefer those: a flag stays in your shell history)')
+    .option('--insecure', 'allow a plain http:// URL to another machine (the token then crosses the network unencrypted)')
     .option('--json', 'print the API response body as JSON')
     .showHelpAfterError('(add --help for usage)')
-    .exitOverride();
+    // Before the commands are registered: each copies this output configuration when created.
+    .configureOutput({ outputError: (text, write) => write(`${text}${globalOptionHint(text, process.argv.slice(2))}`) })
+    .exitOverride()
+    .hook('preAction', (_program, action) => warnOnTokenFlag(action, (text) => process.stderr.write(`${text}\n`)));
   example(program, 'cronsvc login', 'cronsvc jobs list', 'CRONSVC_URL=http://localhost:3000 CRONSVC_TOKEN=dev-token cronsvc executions list --status failed --json');
 
   registerLogin(program);

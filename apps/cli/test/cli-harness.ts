@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '@cronsvc/api';
-import { createTestContext, repoRoot, startTargetServer, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { createTestContext, repoRoot, runCommand, startTargetServer, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 
 export const CLI = path.join(repoRoot, 'apps', 'cli', 'bin', 'cronsvc.js');
 
@@ -35,16 +35,7 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
 
 /** Runs the real binary as a child process (asynchronously: the API it talks to is in this process). */
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: repoRoot, env: cleanEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+  return runCommand(process.execPath, [CLI, ...args], { cwd: repoRoot, env: cleanEnv(options.env ?? {}), input: options.input });
 }
 
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;

@@ -116,7 +116,7 @@ describe('cronsvc jobs', () => {
   });
 
   it('exits 2 on usage errors and 1 on API and network errors, with the reason on stderr', async () => {
-    const [missing, notANumber, unknown, twoSchedules, invalid, unreachable, noUrl] = await Promise.all([
+    const [missing, notANumber, unknown, twoSchedules, invalid, unreachable, noUrl, lateUrl] = await Promise.all([
       api.cli(['jobs', 'create', '--name', 'x']),
       api.cli(['jobs', 'list', '--limit', 'ten']),
       api.cli(['jobs', 'frobnicate']),
@@ -124,6 +124,7 @@ describe('cronsvc jobs', () => {
       api.cli(['jobs', 'create', '--name', 'x', '--every', '0', '--url', 'https://example.com/']),
       api.cli(['jobs', 'list'], { env: { CRONSVC_URL: 'http://127.0.0.1:9' } }),
       api.cli(['jobs', 'list'], { env: { CRONSVC_URL: undefined } }),
+      api.cli(['jobs', 'list', '--url', 'http://cron:3000']),
     ]);
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('jobs create needs --url, one of --every, --cron, --at, --once') });
     expect(notANumber).toMatchObject({ code: 2, stderr: expect.stringContaining('not a whole number') });
@@ -134,6 +135,7 @@ describe('cronsvc jobs', () => {
     expect(invalid.stderr).toMatch(/^error: validation_failed: schedule\.every_n_minutes: .* \(HTTP 400\)\n$/);
     expect(unreachable).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: cannot reach http:\/\/127\.0\.0\.1:9\/v1\/jobs/) });
     expect(noUrl).toMatchObject({ code: 2, stderr: expect.stringContaining('no API URL') });
+    expect(lateUrl).toMatchObject({ code: 2, stderr: expect.stringContaining('it goes before the command, as in\n  cronsvc --url http://cron:3000 jobs list\n') });
   });
 });
 
@@ -153,15 +155,16 @@ describe('cronsvc executions', () => {
     expect(shown.stdout).not.toContain('line four');
     expect(shown.stdout).toContain('… 1 more line(s)');
 
-    const [byJob, byFilters, table, replay] = await Promise.all([
+    const [byJob, byFilters, table] = await Promise.all([
       api.json<ListEnvelope<Execution>>(['executions', 'list', '--job', job.id]),
       api.json<ListEnvelope<Execution>>(['executions', 'list', '--status', 'succeeded', '--job-name', 'TIMELINE', '--sort', 'created_at', '--order', 'asc']),
       api.cli(['executions', 'list', '--job', job.id]),
-      api.json<Execution>(['executions', 'replay', queued.id]),
     ]);
     expect(byJob.data.map((e) => e.id)).toEqual([queued.id]);
     expect(byFilters.data.map((e) => e.id)).toEqual([queued.id]);
     expect(table.stdout).toMatch(new RegExp(`\\n${queued.id}\\s+timeline\\s+succeeded\\s+manual\\s+1\\s`));
+    // After the listings: a replay is a new execution of the job, which a listing made at the same time could show.
+    const replay = await api.json<Execution>(['executions', 'replay', queued.id]);
     expect(replay).toMatchObject({ source: 'replay', replay_of_id: queued.id });
   });
 

@@ -160,7 +160,7 @@ describe('cronsvc monitors and ping', () => {
 
   it('pings by token without an API token, and by ping URL without any configuration', async () => {
     const monitor = await api.json<Monitor>(['monitors', 'create', '--name', 'pinged', '--interval', '60']);
-    const token = monitor.ping_url.split('/').pop()!;
+    const token = monitor.ping_url!.split('/').pop()!;
     const [byToken, byUrl, unknown] = await Promise.all([
       api.cli(['ping', token], { env: { CRONSVC_TOKEN: undefined } }),
       api.cli(['ping', `${api.url}/v1/ping/${token}`, '--json'], { env: { CRONSVC_URL: undefined, CRONSVC_TOKEN: undefined } }),

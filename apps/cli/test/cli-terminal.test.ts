@@ -49,7 +49,44 @@ describe('cronsvc login and settings', () => {
     expect(envWins).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unauthorized: /) });
     expect(flagWins.code).toBe(0);
     expect(urlFlagWins.code).toBe(0);
-    expect(loginFlags).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unauthorized: /) });
+    expect(loginFlags).toMatchObject({ code: 1, stderr: expect.stringMatching(/\nerror: unauthorized: /) });
+  });
+});
+
+describe('cronsvc and the token on the wire', () => {
+  const TOKEN_WARNING = 'warning: --token leaves the API token in your shell history and the process list; prefer CRONSVC_TOKEN or `cronsvc login`\n';
+
+  it('warns on stderr when the token is given with --token, and not when it comes from CRONSVC_TOKEN', async () => {
+    const [flag, loginFlag, fromEnv] = await Promise.all([
+      bare(['--url', api.url, '--token', api.token, 'jobs', 'list', '--json']),
+      bare(['login', '--url', api.url, '--token', api.token]),
+      bare(['--url', api.url, 'jobs', 'list', '--json'], { CRONSVC_TOKEN: api.token }),
+    ]);
+    expect(flag).toMatchObject({ code: 0, stderr: TOKEN_WARNING });
+    expect(JSON.parse(flag.stdout).total).toBeGreaterThanOrEqual(0);
+    expect(loginFlag).toMatchObject({ code: 0, stderr: TOKEN_WARNING });
+    expect(fromEnv).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('refuses plain http:// to another machine unless --insecure, and allows it to this one', async () => {
+    const refusal = expect.stringMatching(/^error: refusing plain http:\/\/ to cron\.invalid:8080: .*https:\/\/.*--insecure/);
+    const [flag, env, login, ping] = await Promise.all([
+      bare(['--url', 'http://cron.invalid:8080', 'jobs', 'list'], { CRONSVC_TOKEN: api.token }),
+      bare(['jobs', 'list'], { CRONSVC_URL: 'http://cron.invalid:8080', CRONSVC_TOKEN: api.token }),
+      bare(['login', '--url', 'http://cron.invalid:8080'], {}, `${api.token}\n`),
+      bare(['ping', 'http://cron.invalid:8080/v1/ping/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG']),
+    ]);
+    for (const refused of [flag, env, login, ping]) expect(refused).toMatchObject({ code: 2, stderr: refusal });
+
+    // With --insecure the request is made (and fails here only because the host does not exist).
+    const [insecure, insecurePing, https, loopbackName] = await Promise.all([
+      bare(['--insecure', '--url', 'http://cron.invalid:8080', 'jobs', 'list'], { CRONSVC_TOKEN: api.token }),
+      bare(['--insecure', 'ping', 'http://cron.invalid:8080/v1/ping/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG']),
+      bare(['--url', 'https://cron.invalid:8443', 'jobs', 'list'], { CRONSVC_TOKEN: api.token }),
+      bare(['--url', api.url.replace('127.0.0.1', 'localhost'), 'jobs', 'list', '--json'], { CRONSVC_TOKEN: api.token }),
+    ]);
+    for (const sent of [insecure, insecurePing, https]) expect(sent).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: cannot reach http/) });
+    expect(loopbackName.code).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createApp } from '@cronsvc/api';
 import { processRegistry } from '@cronsvc/core';
-import { aWorkflow, captureLogs, createTestContext, httpStep, parsePrometheus, startTargetServer, waitFor, type CapturedLogs, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { aWorkflow, capturingLogger, createTestContext, httpStep, parsePrometheus, startTargetServer, waitFor, type CapturedLogs, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { startExecutor, type Executor } from '../src/executor.js';
 
 // What the executor tells an operator about the executions it runs: the metrics it counts and
@@ -16,7 +16,7 @@ let auth: { Authorization: string };
 beforeAll(async () => {
   ctx = await createTestContext();
   target = await startTargetServer();
-  logs = captureLogs({ level: 'debug', service: 'executor' });
+  logs = capturingLogger(true, { level: 'debug', service: 'executor' });
   executor = startExecutor({ ...ctx.runtime, logger: logs.logger });
   api = createApp(ctx.runtime);
   auth = { Authorization: `Bearer ${(await ctx.workspace()).token}` };

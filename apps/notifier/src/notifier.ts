@@ -1,7 +1,8 @@
-import type { Worker } from 'bullmq';
+import { DelayedError, type Worker } from 'bullmq';
 import {
   createHttpClient,
   createMailer,
+  createRateLimiter,
   createWorker,
   keepCompleted,
   observeDelivery,
@@ -38,33 +39,42 @@ export function startNotifier(runtime: Runtime): Notifier {
   const { config, logger } = runtime;
   const mailer = config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: true }) : null;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
-  const deps = { ...runtime, http, mailer };
-  /** Whether the attempt was made and recorded (not skipped). */
-  const send = async (deliveryId: string): Promise<boolean> => {
+  const store = runtime.redis ? { redis: runtime.redis, prefix: config.redisPrefix } : { pool: runtime.pool };
+  const deps = { ...runtime, http, mailer, channelLimiter: createRateLimiter(store, config.deliveryRateLimitPerMinute) };
+  /** Whether the attempt was made and recorded, and until when one held back by its workspace's limit waits. */
+  const send = async (deliveryId: string): Promise<{ recorded: boolean; heldUntil: Date | null }> => {
     const outcome = await sendDelivery(deps, deliveryId);
-    if (!('done' in outcome)) return false;
-    observeDelivery(outcome.done);
-    if (outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
-    return true;
+    if ('done' in outcome) {
+      observeDelivery(outcome.done);
+      if (outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
+    }
+    return { recorded: 'done' in outcome, heldUntil: 'heldUntil' in outcome ? outcome.heldUntil : null };
   };
-  // Retries, and deliveries the reconciler queues again, come through the queue.
+  // Retries, and deliveries the reconciler queues again, come through the queue. One held back by
+  // its workspace's limit goes back to the delayed set under the same queue job.
   const worker = createWorker<DeliveryPayload>(
     'delivery',
-    async (data, job) => {
+    async (data, job, token) => {
+      const sent = await send(data.deliveryId);
+      if (sent.heldUntil) {
+        await job.moveToDelayed(sent.heldUntil.getTime(), token);
+        throw new DelayedError();
+      }
       // Recorded: this attempt is never queued again, so the dashboard may show it for a while.
-      if (await send(data.deliveryId)) keepCompleted(job);
+      if (sent.recorded) keepCompleted(job);
     },
-    {
-      connection: runtime.workerConnection(),
-      concurrency: SEND_CONCURRENCY,
-    },
+    { connection: runtime.workerConnection(), concurrency: SEND_CONCURRENCY },
   );
   worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
   const onError = (name: string, error: unknown) => {
     logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   };
   // First attempts of what the relay writes are sent from here, without a round through Redis.
-  const local = new LocalSends((id) => send(id).then(() => undefined, (error) => onError('delivery', error)), SEND_CONCURRENCY);
+  const sendFirst = async (deliveryId: string) => {
+    const { heldUntil } = await send(deliveryId);
+    if (heldUntil) await runtime.queues.enqueueDeliveries([{ deliveryId, attempt: 1, runAt: heldUntil }]);
+  };
+  const local = new LocalSends((id) => sendFirst(id).catch((error) => onError('delivery', error)), SEND_CONCURRENCY);
   // A full batch means more are waiting: the relay goes again at once, unless enough is in hand.
   const stopRelay = pollLoop(
     'event relay',

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { aChannel, aMonitor, aRule, waitFor, webhookSignatureValid } from '@cronsvc/core/testing';
+import { aChannel, aMonitor, aRule, pingTokenOf, waitFor, webhookSignatureValid } from '@cronsvc/core/testing';
 import { useNotifierFixture } from './notifier-fixture.js';
 
 const f = useNotifierFixture();
@@ -17,7 +17,7 @@ describe('heartbeat monitors', () => {
     const monitor = await aMonitor(f.ctx.runtime, f.workspace.id, { name: 'backup heartbeat', expected_interval_sec: 1 });
     const owner = { kind: 'monitor' as const, id: monitor.id };
     for (const channel of [hook, chatB]) for (const event of ['on_down', 'on_recovery']) await aRule(f.ctx.runtime, f.workspace.id, owner, channel.id, event);
-    const ping = () => request(f.app).get(`/v1/ping/${monitor.pingToken}`).expect(200);
+    const ping = () => request(f.app).get(`/v1/ping/${pingTokenOf(f.ctx.runtime, monitor)}`).expect(200);
 
     await ping();
     const pinged = (await request(f.app).get(`/v1/monitors/${monitor.id}`).set(auth())).body;
@@ -58,7 +58,7 @@ describe('heartbeat monitors', () => {
     const hook = await aChannel(f.ctx.runtime, f.workspace.id, 'webhook', { url: `${f.receiver.url}/outages` });
     const monitor = await aMonitor(f.ctx.runtime, f.workspace.id, { expected_interval_sec: 1 });
     await aRule(f.ctx.runtime, f.workspace.id, { kind: 'monitor', id: monitor.id }, hook.id, 'on_down');
-    const ping = () => request(f.app).post(`/v1/ping/${monitor.pingToken}`).expect(200);
+    const ping = () => request(f.app).post(`/v1/ping/${pingTokenOf(f.ctx.runtime, monitor)}`).expect(200);
     const downs = () => f.receiver.at('/outages').length;
 
     await ping();
@@ -81,7 +81,7 @@ describe('heartbeat monitors', () => {
     await aRule(f.ctx.runtime, f.workspace.id, { kind: 'monitor', id: witness.id }, witnessHook.id, 'on_down');
     await request(f.app).post(`/v1/monitors/${paused.id}/pause`).set(auth()).expect(200);
     // Both pinged now: the witness goes down a second later; the paused one must not.
-    await Promise.all([paused, witness].map((m) => request(f.app).get(`/v1/ping/${m.pingToken}`).expect(200)));
+    await Promise.all([paused, witness].map((m) => request(f.app).get(`/v1/ping/${pingTokenOf(f.ctx.runtime, m)}`).expect(200)));
     await waitFor(() => f.receiver.at('/witness').length === 1, { what: 'the witness to go down' });
     // The sweep that took the witness down saw the paused monitor too, in the same statement.
     expect((await request(f.app).get(`/v1/monitors/${paused.id}`).set(auth())).body).toMatchObject({ state: 'paused', last_ping_at: expect.any(String) });

@@ -26,13 +26,13 @@ export interface NotifierFixture {
  * a job target, a notification receiver and an SMTP server, an executor and a notifier in process.
  * Receivers are reset before each test.
  */
-export function useNotifierFixture(options: { notifier?: boolean } = {}): NotifierFixture {
+export function useNotifierFixture(options: { notifier?: boolean; env?: Record<string, string> } = {}): NotifierFixture {
   const f = {} as NotifierFixture;
   beforeAll(async () => {
     f.receiver = await startReceiver();
     f.smtp = await startSmtpReceiver();
     f.target = await startTargetServer();
-    f.ctx = await createTestContext({ SMTP_URL: f.smtp.url, SMTP_FROM: 'Cron Service <cron@example.com>', CHAT_C_API_BASE: `${f.receiver.url}/chat-c`, PUBLIC_BASE_URL: 'https://cron.example.com' });
+    f.ctx = await createTestContext({ SMTP_URL: f.smtp.url, SMTP_FROM: 'Cron Service <cron@example.com>', CHAT_C_API_BASE: `${f.receiver.url}/chat-c`, PUBLIC_BASE_URL: 'https://cron.example.com', ...options.env });
     f.executor = startExecutor(f.ctx.runtime);
     if (options.notifier !== false) f.notifier = startNotifier(f.ctx.runtime);
     f.workspace = await f.ctx.workspace();

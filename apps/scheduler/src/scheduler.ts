@@ -1,4 +1,4 @@
-import { expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
+import { expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, pruneRateLimitWindows, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
 
 // Retention is counted in days: pruning hourly keeps each run small without busy-looping.
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -61,6 +61,7 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
       const pruned = await pruneExecutions(runtime, { olderThan });
       const monitorDeliveries = await pruneMonitorDeliveries(runtime, { olderThan });
       if (pruned + monitorDeliveries > 0) logger.info('old executions pruned', { pruned, monitorDeliveries, retentionDays: config.executionRetentionDays });
+      await pruneRateLimitWindows(runtime);
     },
     onError,
   );

@@ -31,6 +31,7 @@ export const ERROR_CLASSES = [
   'APPROVAL_REJECTED',
   'APPROVAL_EXPIRED',
   'CONTEXT_LIMIT_EXCEEDED',
+  'RECORD_FAILED',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number] | HttpErrorClass;
 

@@ -12,7 +12,8 @@ export interface Monitor {
   state: MonitorState;
   last_ping_at: string | null;
   next_due_at: string | null;
-  ping_url: string;
+  /** Null only when the stored token cannot be decrypted (SECRETS_ENCRYPTION_KEY changed). */
+  ping_url: string | null;
   created_at: string;
   updated_at: string;
 }

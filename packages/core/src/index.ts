@@ -3,50 +3,55 @@
 // The API's wire shapes (types, kinds, statuses, error codes) are in @cronsvc/contracts.
 
 export { loadConfig, type QueueBackendName } from './config/index.js';
-export { type Db, type EmbeddedPostgres, type JobRow, Prisma, type SqlPool, startEmbeddedPostgres } from './db/index.js';
+export { type Db, type EmbeddedPostgres, freePort, type JobRow, Prisma, processAlive, type SqlPool, startEmbeddedPostgres } from './db/index.js';
+export { type Clock, type Deps } from './deps/index.js';
 export {
-  listDeliveries, reconcileDeliveries, retryDelivery, SEND_TIMEOUT_MS, sendDelivery, serializeDelivery
+  listDeliveries, reconcileDeliveries, retryDelivery, sendDelivery, serializeDelivery
 } from './deliveries/index.js';
 export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
 export { AppError, isUnavailable } from './errors/index.js';
 export {
-  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, parkExecution, pruneExecutions, reconcileQueue, resumeExecution,
-  retentionCutoff, runAttempt, runNow, type RunOutcome, serializeExecution
+  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
+  reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution
 } from './executions/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
-export { newId } from './ids/index.js';
+export { hashToken, newId } from './ids/index.js';
 export {
-  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, updateJob
+  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, upcomingFires,
+  updateJob
 } from './jobs/index.js';
 export { createLogger, type Logger, withLogContext } from './logging/index.js';
 export { httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
 export {
-  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pruneMonitorDeliveries, recordPing, resumeMonitor,
-  serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
+  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pingTokenKnown, pruneMonitorDeliveries, recordPing, resumeMonitor,
+  revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
 } from './monitors/index.js';
 export {
-  createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannels, listRules,
-  type Mailer, relayEvents, type RuleOwner, serializeChannel, serializeRule, testChannel, updateChannel
+  type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,
+  listChannels, listRules, type Mailer, relayEvents, type RuleOwner, SEND_TIMEOUT_MS, serializeChannel, serializeRule, testChannel,
+  updateChannel
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,
   keepCompleted, openQueue, type QueueConnection, type Queues
 } from './queues/index.js';
 export {
-  announce, type Clock, createRuntime, type Deps, freePort, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints,
-  processAlive, runService, type Runtime, serveScrapes, serviceLogger, startHeartbeat, startUp, storesEnv, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS
+  announce, createRuntime, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints, runService, type Runtime, serveScrapes,
+  serviceLogger, startHeartbeat, startUp, storesEnv, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS
 } from './runtime/index.js';
 export { requestSchemas } from './request-schemas.js';
+export { runAttempt, type RunOutcome } from './runners/index.js';
 export { fireDueJobs } from './schedules/index.js';
 export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';
 export {
-  generateSigningKey, getSigningKey, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes
+  generateSigningKey, getSigningKey, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes, signingKeyPlace
 } from './signatures/index.js';
-export { MAX_REQUEST_JSON_DEPTH, textNestedDeeperThan, validate } from './validation/index.js';
+export { MAX_REQUEST_JSON_DEPTH, requestTooDeep, textNestedDeeperThan, validate, withoutNul } from './validation/index.js';
 export {
-  decideApproval, expireWaits, getApproval, getJobContext, parseInboundBody, patchJobContext, receiveTrigger, resumeByToken
+  checkTriggerSecret, decideApproval, expireWaits, findTrigger, getApproval, getJobContext, parseInboundBody, patchJobContext, resumeByToken,
+  startTriggeredRun, type TriggerJob, unknownResumeToken, waitTokenKnown
 } from './workflows/index.js';
 export {
-  createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, hashToken, type RateLimitStore, revokeApiToken,
-  secretsEqual, workspaceForToken
+  clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, pruneRateLimitWindows,
+  publicRateLimitKey, type RateLimiter, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
 } from './workspaces/index.js';

@@ -2,3 +2,4 @@
 // rest of core does not load (a migration may be what it needs).
 export { applyMigrations, ensureDatabase } from './db/migrate.js';
 export { applyQueueSchema } from './queues/queue-connection.js';
+export { upgradeStoredValues } from './secrets/upgrade-stored-values.js';

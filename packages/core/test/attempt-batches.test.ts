@@ -1,6 +1,6 @@
 import { claimAttempt, type ClaimedExecution } from '../src/executions/claim-attempt.js';
 import { recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
-import { newExecutionVariables } from '../src/executions/prepare-request.js';
+import { newExecutionVariables } from '../src/executions/execution-variables.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { runNow } from '../src/executions/run-now.js';
 import { aChannel, aRule } from './factories.js';

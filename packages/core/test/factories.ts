@@ -1,5 +1,6 @@
 import { newId } from '../src/ids/ids.js';
 import { createJob } from '../src/jobs/create-job.js';
+import { revealPingToken } from '../src/monitors/ping-token.js';
 import { createMonitor } from '../src/monitors/save-monitor.js';
 import { createChannel } from '../src/notifications/save-channel.js';
 import { createRule, type RuleOwner } from '../src/notifications/rules.js';
@@ -31,6 +32,13 @@ export function aRule(runtime: Runtime, workspaceId: string, owner: RuleOwner, c
 
 export function aMonitor(runtime: Runtime, workspaceId: string, overrides: Record<string, unknown> = {}) {
   return createMonitor(runtime, workspaceId, { name: 'a monitor', expected_interval_sec: 60, ...overrides });
+}
+
+/** A monitor's ping token in clear (it is stored encrypted). */
+export function pingTokenOf(runtime: Runtime, monitor: Awaited<ReturnType<typeof aMonitor>>): string {
+  const token = revealPingToken(runtime.config.secretsEncryptionKey, monitor);
+  if (!token) throw new Error(`the ping token of ${monitor.id} does not open with this key`);
+  return token;
 }
 
 /** A delivery written straight to Postgres as the notifier leaves one that gave up: a failed callback unless `fields` say otherwise. */

@@ -2,7 +2,7 @@ import { createJob } from '../src/jobs/create-job.js';
 import { insertJob, JOB_COLUMNS } from '../src/jobs/insert-job.js';
 import { newId } from '../src/ids/ids.js';
 import { countingPool } from './counting-pool.js';
-import type { Deps } from '../src/runtime/deps.js';
+import type { Deps } from '../src/deps/deps.js';
 import { createTestContext, type TestContext } from './test-context.js';
 
 // POST /v1/jobs stores the jobs created at the same moment with one INSERT per batch. Every

@@ -1,6 +1,6 @@
 import { claimAttempt, extendLease, type ClaimedExecution, type ClaimResult } from '../src/executions/claim-attempt.js';
 import { parkExecution } from '../src/executions/park-execution.js';
-import { newExecutionVariables } from '../src/executions/prepare-request.js';
+import { newExecutionVariables } from '../src/executions/execution-variables.js';
 import { reconcileQueue } from '../src/executions/reconcile-queue.js';
 import { recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
 import { runNow } from '../src/executions/run-now.js';

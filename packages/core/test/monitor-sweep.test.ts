@@ -1,7 +1,7 @@
 import { recordPing } from '../src/monitors/record-ping.js';
 import { pauseMonitor } from '../src/monitors/monitor-lifecycle.js';
 import { SWEEP_SQL, sweepMonitors } from '../src/monitors/sweep-monitors.js';
-import { aMonitor, useWorkspace } from './factories.js';
+import { aMonitor, pingTokenOf, useWorkspace } from './factories.js';
 
 // Down detection is one statement over the next_due_at index; these drive it with a clock of
 // their own, so "later" needs no waiting.
@@ -15,7 +15,7 @@ const stateOf = async (id: string) => (await w.ctx.runtime.db.monitor.findUnique
 it('takes a monitor down only after last ping + interval + grace, once per outage, and back up on the next ping', async () => {
   const m = await aMonitor(w.ctx.runtime, w.workspaceId, { name: 'backup', expected_interval_sec: 60, grace_sec: 30 });
   const t0 = Date.parse('2030-01-01T00:00:00.000Z');
-  expect(await recordPing(w.ctx.runtime, m.pingToken, new Date(t0))).toBe(true);
+  expect(await recordPing(w.ctx.runtime, pingTokenOf(w.ctx.runtime, m), new Date(t0))).toBe(true);
   expect(await sweep(t0 + 90_000)).toBe(0);
   expect(await stateOf(m.id)).toBe('up');
   expect(await sweep(t0 + 90_001)).toBe(1);
@@ -29,8 +29,8 @@ it('takes a monitor down only after last ping + interval + grace, once per outag
     timestamp: '2030-01-01T00:01:30.001Z',
   });
 
-  await recordPing(w.ctx.runtime, m.pingToken, new Date(t0 + 600_000));
-  await recordPing(w.ctx.runtime, m.pingToken, new Date(t0 + 610_000));
+  await recordPing(w.ctx.runtime, pingTokenOf(w.ctx.runtime, m), new Date(t0 + 600_000));
+  await recordPing(w.ctx.runtime, pingTokenOf(w.ctx.runtime, m), new Date(t0 + 610_000));
   const events = await eventsOf(m.id);
   expect(events.map((e) => e.type)).toEqual(['monitor.down', 'monitor.recovered']);
   expect(events[1].payload).toEqual({
@@ -47,7 +47,7 @@ it('takes a monitor down only after last ping + interval + grace, once per outag
 it('never takes down a monitor that was never pinged or is paused', async () => {
   const fresh = await aMonitor(w.ctx.runtime, w.workspaceId, { expected_interval_sec: 1 });
   const paused = await aMonitor(w.ctx.runtime, w.workspaceId, { expected_interval_sec: 1 });
-  await recordPing(w.ctx.runtime, paused.pingToken, new Date());
+  await recordPing(w.ctx.runtime, pingTokenOf(w.ctx.runtime, paused), new Date());
   await pauseMonitor(w.ctx.runtime, w.workspaceId, paused.id);
   expect(await sweep(Date.now() + 86_400_000 * 365)).toBe(0);
   expect([await stateOf(fresh.id), await stateOf(paused.id)]).toEqual(['new', 'paused']);
@@ -58,8 +58,8 @@ it('reports each of many overdue monitors once when several sweeps run at the sa
   const n = 1_200;
   const t0 = Date.parse('2031-01-01T00:00:00.000Z');
   await w.ctx.runtime.pool.query(
-    `INSERT INTO monitors (id, workspace_id, name, expected_interval_sec, grace_sec, state, ping_token, last_ping_at, next_due_at, updated_at)
-     SELECT 'mon_many_' || i, $1, 'many ' || i, 60, 0, 'up', 'tok_many_' || i, $2::timestamptz, $2::timestamptz + interval '60 seconds', now()
+    `INSERT INTO monitors (id, workspace_id, name, expected_interval_sec, grace_sec, state, ping_token, ping_token_hash, last_ping_at, next_due_at, updated_at)
+     SELECT 'mon_many_' || i, $1, 'many ' || i, 60, 0, 'up', 'tok_many_' || i, 'hash_many_' || i, $2::timestamptz, $2::timestamptz + interval '60 seconds', now()
        FROM generate_series(1, $3::int) AS i`,
     [w.workspaceId, new Date(t0).toISOString(), n],
   );
@@ -71,8 +71,8 @@ it('reports each of many overdue monitors once when several sweeps run at the sa
 
 it('finds due monitors through the next_due_at index, not by reading every monitor', async () => {
   await w.ctx.runtime.pool.query(
-    `INSERT INTO monitors (id, workspace_id, name, expected_interval_sec, grace_sec, state, ping_token, last_ping_at, next_due_at, updated_at)
-     SELECT 'mon_idle_' || i, $1, 'idle ' || i, 3600, 0, 'up', 'tok_idle_' || i, now(), now() + interval '1 hour', now()
+    `INSERT INTO monitors (id, workspace_id, name, expected_interval_sec, grace_sec, state, ping_token, ping_token_hash, last_ping_at, next_due_at, updated_at)
+     SELECT 'mon_idle_' || i, $1, 'idle ' || i, 3600, 0, 'up', 'tok_idle_' || i, 'hash_idle_' || i, now(), now() + interval '1 hour', now()
        FROM generate_series(1, 50000) AS i`,
     [w.workspaceId],
   );

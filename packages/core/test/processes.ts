@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 
 export function alive(pid: number): boolean {
@@ -24,4 +25,24 @@ export async function descendantPids(pid: number): Promise<number[]> {
   };
   walk(pid);
   return out;
+}
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end, `input` written to its stdin (then closed), and answers what it printed. */
+export function runCommand(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { freePort } from '../src/runtime/local-host.js';
+import { freePort } from '../src/db/local-host.js';
 import { waitFor } from './wait-for.js';
 
 export interface ThrowawayRedis {

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../src/config/config.js';
 import { createLogger } from '../src/logging/logger.js';
 import { resolveStores, StoreUnavailableError } from '../src/runtime/resolve-stores.js';
-import { databaseUrl, redisUrl } from './test-env.js';
+import { closedPort, databaseUrl, redisUrl } from './test-env.js';
 
 // Where the service finds its database and queues when nothing, or only part, is configured
 // (README "Zero-install default"). The default addresses are swapped for ports where nothing
@@ -21,10 +19,7 @@ let dead: number;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'cronsvc-stores-'));
   await chmod(dir, 0o755);
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  dead = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
+  dead = await closedPort();
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'Job', 'JobContext', 'JobCount', 'Monitor', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'Secret', 'StepAttempt', 'StepExecution', 'Worker', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'ConsoleSession', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'Job', 'JobContext', 'JobCount', 'Monitor', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'Secret', 'StepAttempt', 'StepExecution', 'StoredValueUpgrade', 'Worker', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {
@@ -187,7 +187,7 @@ it('round-trips the notification and monitor models, and cascades from workspace
     data: { id: newId('chn'), workspaceId: ws.id, name: 'c', type: 'webhook', config: { a: 1 }, credentials: 'enc1:x', secretRefs: ['S'], createdAt: now, updatedAt: now },
   });
   const monitor = await db.monitor.create({
-    data: { id: newId('mon'), workspaceId: ws.id, name: 'm', expectedIntervalSec: 60, graceSec: 5, state: 'up', pingToken: 't', lastPingAt: now, nextDueAt: now },
+    data: { id: newId('mon'), workspaceId: ws.id, name: 'm', expectedIntervalSec: 60, graceSec: 5, state: 'up', pingToken: 't', pingTokenHash: 'pth', lastPingAt: now, nextDueAt: now },
   });
   await db.notificationRule.create({ data: { id: newId('rul'), workspaceId: ws.id, channelId: channel.id, jobId: job.id, event: 'on_failure' } });
   await db.notificationRule.create({ data: { id: newId('rul'), workspaceId: ws.id, channelId: channel.id, monitorId: monitor.id, event: 'on_down' } });
@@ -198,7 +198,7 @@ it('round-trips the notification and monitor models, and cascades from workspace
   expect(typeof event.id).toBe('bigint');
   expect(await db.event.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ type: 'monitor.down', monitorId: monitor.id, executionId: null, payload: { p: 1 }, createdAt: now });
   expect(await db.notificationChannel.findUniqueOrThrow({ where: { id: channel.id } })).toMatchObject({ config: { a: 1 }, secretRefs: ['S'], credentials: 'enc1:x', createdAt: now });
-  expect(await db.monitor.findUniqueOrThrow({ where: { id: monitor.id } })).toMatchObject({ graceSec: 5, lastPingAt: now, nextDueAt: now, pingToken: 't' });
+  expect(await db.monitor.findUniqueOrThrow({ where: { id: monitor.id } })).toMatchObject({ graceSec: 5, lastPingAt: now, nextDueAt: now, pingToken: 't', pingTokenHash: 'pth' });
   expect(await db.delivery.findFirstOrThrow({ where: { monitorId: monitor.id } })).toMatchObject({ channelId: channel.id, ruleId: 'rul_x', context: { c: 1 } });
   // A second (channel, event) rule on the same job is refused, although monitor_id is null in both.
   await expect(db.notificationRule.create({ data: { id: newId('rul'), workspaceId: ws.id, channelId: channel.id, jobId: job.id, event: 'on_failure' } })).rejects.toThrow();

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { repoRoot, spawnProcess, type ChildApp } from './test-context.js';
 import { databaseUrl, redisUrl, testRun, uniqueName } from './test-env.js';
-import { freePort } from '../src/runtime/local-host.js';
+import { freePort } from '../src/db/local-host.js';
 
 export interface ServiceProcess {
   app: ChildApp;

@@ -1,20 +1,21 @@
 import { createHttpClient } from '../src/http/http-client.js';
 import { claimAttempt } from '../src/executions/claim-attempt.js';
-import { newExecutionVariables } from '../src/executions/prepare-request.js';
-import { runAttempt, type RunAttemptDeps } from '../src/executions/run-attempt.js';
+import { newExecutionVariables } from '../src/executions/execution-variables.js';
+import { runAttempt } from '../src/runners/run-attempt.js';
+import type { RunnerDeps } from '../src/runners/runner.js';
 import { runNow } from '../src/executions/run-now.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { decideApproval } from '../src/workflows/decide-approval.js';
 import { expireWaits } from '../src/workflows/expire-waits.js';
 import { resumeByToken } from '../src/workflows/resume-wait.js';
-import { runStepTurn } from '../src/workflows/run-steps.js';
+import { stepRunner } from '../src/runners/step-runner.js';
 import { approvalStep, aWorkflow, waitStep } from './factories.js';
 import { createTestContext, type TestContext } from './test-context.js';
 
 // Writers of a step-driven run racing each other (docs/adr/010-step-driven-executions.md): every
 // race has exactly one winner, and the run's records agree with it.
 let ctx: TestContext;
-let deps: RunAttemptDeps;
+let deps: RunnerDeps;
 let workspaceId: string;
 
 beforeAll(async () => {
@@ -65,7 +66,8 @@ it('records a turn once when two workers run it for the same claim', async () =>
   const now = new Date();
   const claim = await claimAttempt(ctx.runtime, id, now, 30_000, newExecutionVariables(now));
   if (!('claimed' in claim)) throw new Error('not claimed');
-  const outcomes = await Promise.all([runStepTurn(deps, claim.claimed), runStepTurn(deps, claim.claimed)]);
+  const turn = async () => (await stepRunner.run(deps, claim.claimed)).record();
+  const outcomes = await Promise.all([turn(), turn()]);
   expect(outcomes.filter((o) => 'done' in o)).toEqual([{ done: 'waiting', executionId: id }]);
   expect(outcomes.filter((o) => 'skip' in o)).toHaveLength(1);
   expect(await ctx.runtime.db.stepExecution.count({ where: { executionId: id } })).toBe(1);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 /** The server the tests run against: DATABASE_URL / REDIS_URL, as `npm test` documents. */
 export const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/cron_service';
@@ -18,4 +20,13 @@ export function databaseUrl(name: string): string {
 
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** A port of 127.0.0.1 that nothing listens on (one was just opened there and closed): a store or target that cannot be reached. */
+export async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  return port;
 }

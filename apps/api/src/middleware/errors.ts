@@ -1,6 +1,7 @@
 import type { ErrorCode, ErrorDetail, ErrorEnvelope } from '@cronsvc/contracts';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, isUnavailable, MAX_REQUEST_JSON_DEPTH, type Logger } from '@cronsvc/core';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { AppError, isUnavailable, requestTooDeep, type Logger } from '@cronsvc/core';
+import { allowedMethods } from './allowed-methods.js';
 
 /** Thrown by the JSON parser's verify step; a plain Error, since body-parser rewrites its status. */
 export class JsonTooDeep extends Error {}
@@ -15,31 +16,51 @@ function sizeLimit(bytes: number | undefined): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
 
+/**
+ * The end of every router: a path the API has with another method is a 405 naming the methods
+ * it has (`Allow`), anything else a 404. Public routers end with it too, so an unknown path under
+ * a public prefix never asks for an API token it does not take.
+ */
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json(envelope('not_found', `no route for ${req.method} ${req.path}`));
+  const path = req.originalUrl.split('?')[0];
+  const allowed = allowedMethods(req.app, path);
+  if (allowed.length > 0 && !allowed.includes('*')) {
+    res.set('Allow', allowed.join(', '));
+    throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
+  }
+  throw new AppError('not_found', `no route for ${req.method} ${path}`);
 };
 
+/** PostgreSQL cannot hold NUL, so no id or token holds one: a path with it names nothing. */
+export const nulInPath: RequestHandler = (req, _res, next) => {
+  if (req.path.includes('%00')) throw new AppError('not_found', 'not found: no id or token holds a NUL character');
+  next();
+};
+
+function sendAppError(res: Response, err: AppError): void {
+  res.status(err.status).json(envelope(err.code, err.message, err.details));
+}
+
 /**
- * The one place errors become HTTP answers (DECISIONS D3): no stack traces leave the process.
- * Logs name the route pattern, never the path, which may hold a public token.
+ * The one place errors become HTTP answers, in the envelope of docs/API.md: no stack traces
+ * leave the process. What it logs names the route pattern (`/v1/triggers/:token`), never the
+ * path: a public endpoint's token is its credential, and logs are read by more people than hold it.
  */
 export function errorHandler(logger: Logger, routeOf: (method: string, path: string) => string): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const where = () => ({ request_id: res.locals.requestId, method: req.method, route: routeOf(req.method, req.originalUrl.split('?')[0]) });
-    if (err instanceof AppError) {
-      res.status(err.status).json(envelope(err.code, err.message, err.details));
-      return;
+    if (err instanceof AppError) return sendAppError(res, err);
+    // The router could not percent-decode a path parameter: the client's mistake, not ours.
+    if (err instanceof URIError && (err as { status?: number }).status === 400) {
+      const message = 'the path is not valid percent-encoded UTF-8';
+      return sendAppError(res, new AppError('validation_failed', message, [{ path: 'request.url', message }]));
     }
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
       res.status(413).json(envelope('payload_too_large', `request body is larger than ${sizeLimit((err as { limit?: number }).limit)}`));
       return;
     }
-    if (type === 'entity.verify.failed' && err instanceof JsonTooDeep) {
-      const message = `request body must not be nested deeper than ${MAX_REQUEST_JSON_DEPTH} levels`;
-      res.status(400).json(envelope('validation_failed', message, [{ path: '(body)', message }]));
-      return;
-    }
+    if (type === 'entity.verify.failed' && err instanceof JsonTooDeep) return sendAppError(res, requestTooDeep());
     if (type === 'entity.parse.failed') {
       res.status(400).json(envelope('invalid_json', 'request body is not valid JSON'));
       return;

@@ -1,7 +1,2 @@
-import type { RequestHandler } from 'express';
-import { AppError } from '@cronsvc/core';
-
-/** Any other method or path under a public prefix: 404, without asking for an API token it does not take. */
-export const publicNotFound: RequestHandler = (req) => {
-  throw new AppError('not_found', `no route for ${req.method} ${req.originalUrl.split('?')[0]}`);
-};
+/** Where the public endpoints are mounted: the path segment after each is a bearer token. */
+export const PUBLIC_PREFIXES = { ping: '/v1/ping', triggers: '/v1/triggers', resume: '/v1/resume', approvals: '/v1/approvals' } as const;

@@ -1,5 +1,19 @@
-import type { RequestHandler } from 'express';
-import { AppError, createRateLimiter, type Logger, type RateLimitStore } from '@cronsvc/core';
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError, createRateLimiter, publicRateLimitKey, type Logger, type RateLimiter, type RateLimitStore } from '@cronsvc/core';
+
+/** Counts one hit of `key`; null when the store did not answer in time, with at most one warning a minute. */
+function counter(store: RateLimitStore, perMinute: number, logger: Logger) {
+  const limiter: RateLimiter = createRateLimiter(store, perMinute);
+  let warnedAt = 0;
+  return async (key: string) => {
+    const state = await limiter.hit(key);
+    if (!state && Date.now() - warnedAt > 60_000) {
+      warnedAt = Date.now();
+      logger.warn('rate limit not applied: its store did not answer in time');
+    }
+    return state;
+  };
+}
 
 /**
  * RATE_LIMIT_PER_MINUTE on the API-token endpoints (mounted after requireApiToken, so only
@@ -8,23 +22,42 @@ import { AppError, createRateLimiter, type Logger, type RateLimitStore } from '@
  * rate_limited with Retry-After.
  */
 export function rateLimit(store: RateLimitStore, perMinute: number, logger: Logger): RequestHandler {
-  const limiter = createRateLimiter(store, perMinute);
-  let warnedAt = 0;
+  const hit = counter(store, perMinute, logger);
   return async (req, res, next) => {
     const token = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    const state = await limiter.hit(token);
-    if (!state) {
-      // At most one warning a minute while the store does not answer.
-      if (Date.now() - warnedAt > 60_000) {
-        warnedAt = Date.now();
-        logger.warn('rate limit not applied: its store did not answer in time');
-      }
-      return next();
-    }
+    const state = await hit(token);
+    if (!state) return next();
     res.set({ 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': String(state.remaining), 'RateLimit-Reset': String(state.resetSeconds) });
     if (!state.allowed) {
       res.set('Retry-After', String(state.resetSeconds));
       throw new AppError('rate_limited', `this API token made more than ${state.limit} requests this minute (RATE_LIMIT_PER_MINUTE); retry in ${state.resetSeconds} s`);
+    }
+    next();
+  };
+}
+
+/** Whether the `:token` of the request is one the service handed out (looked up, or already found by an earlier handler). */
+export type TokenKnown = (req: Request, res: Response) => boolean | Promise<boolean>;
+
+/** Makes the limiting handler of a public route, given how that route tells a known token. */
+export type PublicRateLimit = (known: TokenKnown) => RequestHandler;
+
+/**
+ * PUBLIC_RATE_LIMIT_PER_MINUTE on the public endpoints (token in the path): per known token, and
+ * per client address for unknown ones, counted before the body is read; past the limit, 429
+ * rate_limited with Retry-After, and the request does nothing. The answer is the same for known
+ * and unknown tokens (no RateLimit-* headers), so it tells nothing about a token. With no limit
+ * (`perMinute` undefined) the handler does nothing, not even the lookup.
+ */
+export function publicRateLimit(store: RateLimitStore, perMinute: number | undefined, logger: Logger): PublicRateLimit {
+  if (perMinute === undefined) return () => (_req, _res, next) => next();
+  const hit = counter(store, perMinute, logger);
+  return (known) => async (req, res, next) => {
+    const token = req.params.token as string;
+    const state = await hit(publicRateLimitKey(token, await known(req, res), req.socket.remoteAddress));
+    if (state && !state.allowed) {
+      res.set('Retry-After', String(state.resetSeconds));
+      throw new AppError('rate_limited', `more than ${state.limit} requests this minute (PUBLIC_RATE_LIMIT_PER_MINUTE); retry in ${state.resetSeconds} s`);
     }
     next();
   };

@@ -299,6 +299,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
               "HTTP_3XX",
               "HTTP_4XX",
               "HTTP_5XX",
+              "RECORD_FAILED",
               "RESPONSE_MISMATCH",
               "SECRET_NOT_FOUND",
               "TIMEOUT",
@@ -648,12 +649,14 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "invalid_json",
       "invalid_state",
       "limit_exceeded",
+      "method_not_allowed",
       "not_found",
       "payload_too_large",
       "rate_limited",
       "secret_in_use",
       "service_unavailable",
       "unauthorized",
+      "unsupported_media_type",
       "validation_failed"
     ],
     "type": "string"
@@ -762,6 +765,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
               "HTTP_3XX",
               "HTTP_4XX",
               "HTTP_5XX",
+              "RECORD_FAILED",
               "RESPONSE_MISMATCH",
               "SECRET_NOT_FOUND",
               "TIMEOUT",
@@ -1171,7 +1175,11 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         ]
       },
       "ping_url": {
-        "type": "string"
+        "description": "Null only when the stored token cannot be decrypted (SECRETS_ENCRYPTION_KEY changed).",
+        "type": [
+          "null",
+          "string"
+        ]
       },
       "created_at": {
         "type": "string"
@@ -1576,6 +1584,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
               "HTTP_3XX",
               "HTTP_4XX",
               "HTTP_5XX",
+              "RECORD_FAILED",
               "RESPONSE_MISMATCH",
               "SECRET_NOT_FOUND",
               "TIMEOUT",

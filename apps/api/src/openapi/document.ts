@@ -78,6 +78,7 @@ export function errorCodes(op: Operation): ErrorCode[] {
   }
   if (/:\w+/.test(op.path) && op.auth !== 'token') codes.add('not_found');
   if (op.body) for (const code of ['validation_failed', 'invalid_json', 'payload_too_large'] as const) codes.add(code);
+  if (op.body && op.auth !== 'token') codes.add('unsupported_media_type');
   if (op.query) codes.add('validation_failed');
   if (op.auth !== 'none') codes.add('service_unavailable');
   codes.add('internal_error');

@@ -205,6 +205,8 @@ export const errors: Record<ErrorCode, ErrorEnvelope> = {
   invalid_json: { error: { code: 'invalid_json', message: 'request body is not valid JSON' } },
   unauthorized: { error: { code: 'unauthorized', message: 'a valid API token is required: Authorization: Bearer <token>' } },
   not_found: { error: { code: 'not_found', message: 'job not found' } },
+  method_not_allowed: { error: { code: 'method_not_allowed', message: 'PUT is not allowed on /v1/jobs; use GET, POST' } },
+  unsupported_media_type: { error: { code: 'unsupported_media_type', message: 'the request body must be JSON: Content-Type: application/json' } },
   invalid_state: { error: { code: 'invalid_state', message: 'the job is not active' } },
   conflict: { error: { code: 'conflict', message: 'a secret named reports_token already exists' } },
   secret_in_use: { error: { code: 'secret_in_use', message: 'the secret is used by channel ops webhook' } },

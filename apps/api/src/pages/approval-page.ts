@@ -1,7 +1,7 @@
 import type { Approval } from '@cronsvc/contracts';
 
 /**
- * The approval review page and the pages that answer a decision (README "Approvals"): plain
+ * The approval review page and the pages that answer a decision (docs/WORKFLOWS.md, "Approvals"): plain
  * HTML, no script, forms that post to the approve and reject endpoints, readable on a phone.
  * Everything that comes from a job, a run or a sender is HTML-escaped.
  */

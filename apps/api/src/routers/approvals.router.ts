@@ -1,8 +1,10 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { ApprovalDecision } from '@cronsvc/contracts';
-import { AppError, decideApproval, getApproval } from '@cronsvc/core';
+import { AppError, decideApproval, getApproval, waitTokenKnown } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
-import { publicNotFound } from '../middleware/public.js';
+import { jsonBody } from '../middleware/json-body.js';
+import type { PublicRateLimit } from '../middleware/rate-limit.js';
+import { notFoundRoute } from '../middleware/errors.js';
 import { PAGE_HEADERS, renderApprovalPage, renderDecisionPage, renderProblemPage } from '../pages/approval-page.js';
 
 // A decision carries at most a comment or a small JSON object.
@@ -34,22 +36,21 @@ function problemPage(req: Request, res: Response, error: unknown): void {
 
 /**
  * GET /v1/approvals/:token (JSON, or the review page) and POST .../approve | .../reject, public:
- * the token in the path is the credential (README "Approvals").
+ * the token in the path is the credential (docs/WORKFLOWS.md, "Approvals"). Each request is counted under
+ * its token (PUBLIC_RATE_LIMIT_PER_MINUTE) before a decision's body is read.
  */
-export function approvalsRouter(deps: ApiDeps): Router {
+export function approvalsRouter(deps: ApiDeps, limit: PublicRateLimit): Router {
   const router = Router();
-  const parseDecision = [
-    express.json({ limit: DECISION_BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ limit: DECISION_BODY_LIMIT, extended: false }),
-  ];
+  const counted = limit((req) => waitTokenKnown(deps, 'approval', req.params.token as string));
+  const parseDecision = [jsonBody(DECISION_BODY_LIMIT), express.urlencoded({ limit: DECISION_BODY_LIMIT, extended: false })];
   // Relative to the path the page was reached on, so the forms post back to this same service.
   const reviewPath = (req: Request) => `${req.baseUrl}/${encodeURIComponent(req.params.token as string)}`;
   const actions = (req: Request) => ({ approve: `${reviewPath(req)}/approve`, reject: `${reviewPath(req)}/reject` });
 
-  router.get('/:token', async (req, res) => {
+  router.get('/:token', counted, async (req, res) => {
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     try {
-      const view = await getApproval(deps, req.params.token);
+      const view = await getApproval(deps, req.params.token as string);
       if (wantsHtml(req)) sendPage(res, 200, renderApprovalPage(view, actions(req)));
       else res.json(view);
     } catch (error) {
@@ -72,8 +73,11 @@ export function approvalsRouter(deps: ApiDeps): Router {
       problemPage(req, res, error);
     }
   };
-  router.post('/:token/approve', parseDecision, decide('approved'));
-  router.post('/:token/reject', parseDecision, decide('rejected'));
-  router.use(publicNotFound);
+  router.post('/:token/approve', counted, parseDecision, decide('approved'));
+  router.post('/:token/reject', counted, parseDecision, decide('rejected'));
+  router.use(notFoundRoute);
+  // What the handlers before a page threw (a request over the limit): a page for a browser too.
+  const asPage: ErrorRequestHandler = (error, req, res, _next) => problemPage(req, res, error);
+  router.use(asPage);
   return router;
 }

@@ -7,7 +7,7 @@ import { rulesRouter } from './rules.router.js';
 export function monitorsRouter(deps: ApiDeps): Router {
   const router = Router();
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;
-  const show = (m: Parameters<typeof serializeMonitor>[0]) => serializeMonitor(m, deps.config.publicBaseUrl);
+  const show = (m: Parameters<typeof serializeMonitor>[0]) => serializeMonitor(m, deps.config);
   router.post('/', async (req, res) => {
     res.status(201).json(show(await createMonitor(deps, ws(res), req.body)));
   });

@@ -49,8 +49,9 @@ interface Pattern {
   literals: number;
 }
 
+// Express matches paths whatever their case, so the names do too.
 function segmentsOf(path: string): string[] {
-  return path.split('/').filter(Boolean);
+  return path.toLowerCase().split('/').filter(Boolean);
 }
 
 function matches(pattern: string[], path: string[]): boolean {

@@ -4,6 +4,7 @@ import { configPath, readConfig, writeConfig } from '../config.js';
 import { createOutput } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ask, askHidden } from '../prompt.js';
+import { insecureAllowed, requireSecureUrl } from '../transport.js';
 import { example } from './shared.js';
 
 /**
@@ -26,6 +27,7 @@ export function registerLogin(program: Command): void {
         if (!url) url = suggested ?? '';
         const token = global.token ?? (await askHidden('API token (not shown): ')).trim();
         if (!/^https?:\/\//.test(url)) throw new UsageError(`the API URL must start with http:// or https:// (got "${url}")`);
+        requireSecureUrl(url, insecureAllowed(command));
         if (!token) throw new UsageError('the API token is empty');
         await createClient({ baseUrl: url, token, userAgent: 'cronsvc-cli' }).jobs.list({ limit: 1 });
         await writeConfig({ url, token });

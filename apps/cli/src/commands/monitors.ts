@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { MONITOR_STATES, type MonitorInput, type MonitorPatch, type MonitorState } from '@cronsvc/contracts';
 import { createClient } from '@cronsvc/client';
 import { contextOf, createOutput } from '../context.js';
+import { insecureAllowed, requireSecureUrl } from '../transport.js';
 import { UsageError } from '../errors.js';
 import { fetchPages, int, pageNote, withPaging, type PageFlags } from '../options.js';
 import { monitorDetails, monitorsTable } from '../output/notifications-view.js';
@@ -92,6 +93,7 @@ export function registerPing(program: Command): void {
           const { client, out } = await contextOf(command);
           return out.result(await client.monitors.ping(target), () => 'ok');
         }
+        requireSecureUrl(target, insecureAllowed(command));
         const out = createOutput(Boolean(command.optsWithGlobals<{ json?: boolean }>().json));
         const client = createClient({ baseUrl: url.origin + url.pathname.replace(/\/v1\/ping\/[^/]*$/, ''), userAgent: 'cronsvc-cli' });
         out.result(await client.monitors.ping(url.pathname.split('/').pop()!), () => 'ok');

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MESSAGE_PREFERENCES } from '../validation/messages.js';
 
 export type QueueBackendName = 'redis' | 'postgres';
 export type QueueBackendChoice = QueueBackendName | 'auto';
@@ -64,6 +65,13 @@ export interface Config {
   readonly maxJobsPerWorkspace: number;
   /** Requests per minute one API token may make, shared by all API processes; undefined = no limit. */
   readonly rateLimitPerMinute: number | undefined;
+  /**
+   * Requests per minute to one public token (trigger, resume, approval, ping), or with unknown
+   * tokens from one client address, shared by all API processes; undefined = no limit (set to 0).
+   */
+  readonly publicRateLimitPerMinute: number | undefined;
+  /** Notification messages (channel deliveries) one workspace may send per minute; more wait for the next minute. */
+  readonly deliveryRateLimitPerMinute: number;
   /** Port of /healthz, /readyz and /metrics of a worker started on its own; undefined = none. */
   readonly healthPort: number | undefined;
   /** Readiness fails when a due fire is later than this (seconds). */
@@ -77,11 +85,17 @@ export interface Config {
   readonly supervisor: string | undefined;
 }
 
+const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
+const MAKE_KEY = 'make one with: openssl rand -base64 32';
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
-  DATABASE_URL: Joi.alternatives(Joi.string().valid(EMBEDDED_DATABASE), Joi.string().uri({ scheme: ['postgres', 'postgresql'] }))
-    .messages({ 'alternatives.match': '"DATABASE_URL" must be a postgres:// or postgresql:// URL, or "embedded"' }),
+  DATABASE_URL: Joi.string().custom((value: string, helpers) =>
+    value === EMBEDDED_DATABASE || !postgresUrl.validate(value).error
+      ? value
+      : helpers.message({ custom: `must be a postgres:// or postgresql:// URL, or ${EMBEDDED_DATABASE} for the embedded PostgreSQL` }),
+  ),
   EMBEDDED_PG_DIR: Joi.string(),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   QUEUE_BACKEND: Joi.string().valid('redis', 'postgres'),
@@ -89,7 +103,9 @@ const schema = Joi.object({
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   ADMIN_TOKEN: Joi.string().min(1),
   BOOTSTRAP_API_TOKEN: Joi.string().min(1),
-  SECRETS_ENCRYPTION_KEY: Joi.string().base64(),
+  SECRETS_ENCRYPTION_KEY: Joi.string().custom((value: string, helpers) =>
+    /^[A-Za-z0-9+/]*={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32 ? value : helpers.message({ custom: `must be 32 bytes, base64-encoded; ${MAKE_KEY}` }),
+  ),
   ALLOW_PRIVATE_TARGETS: Joi.boolean().truthy('1').falsy('0').default(false),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   SMTP_FROM: Joi.string().max(320).pattern(/^[^\r\n]*$/),
@@ -105,11 +121,17 @@ const schema = Joi.object({
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
+  DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
   HEALTH_PORT: Joi.number().integer().min(1).max(65535),
   READY_MAX_FIRE_LAG_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   QUEUE_DASHBOARD_ACTIONS: Joi.boolean().truthy('1').falsy('0').default(false),
   [SUPERVISED_ENV]: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
 }).unknown(true);
+
+// Tokens that guard the admin API and a whole workspace; in production one short enough to guess
+// is refused at start-up rather than accepted.
+const MIN_PRODUCTION_TOKEN_LENGTH = 32;
 
 export class ConfigError extends Error {}
 
@@ -132,14 +154,19 @@ export const DEFAULT_EMBEDDED_PG_DIR = path.join(LOCAL_DIR, 'postgres');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DEFAULT_DEV_KEY_FILE): Config {
   const blank = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
-  const { value, error } = schema.validate(blank, { abortEarly: false, convert: true });
-  const problems = error ? error.details.map((d) => d.message) : [];
-  let key: Buffer | undefined;
-  if (value.SECRETS_ENCRYPTION_KEY) {
-    key = Buffer.from(value.SECRETS_ENCRYPTION_KEY, 'base64');
-    if (key.length !== 32) problems.push('"SECRETS_ENCRYPTION_KEY" must be 32 bytes, base64-encoded');
-  } else if (value.NODE_ENV === 'production') {
-    problems.push('"SECRETS_ENCRYPTION_KEY" is required when NODE_ENV=production');
+  const { value, error } = schema.validate(blank, { ...MESSAGE_PREFERENCES, abortEarly: false, convert: true });
+  const problems = error ? error.details.map((d) => `${d.path.join('.')}: ${d.message}`) : [];
+  const key: Buffer | undefined = value.SECRETS_ENCRYPTION_KEY ? Buffer.from(value.SECRETS_ENCRYPTION_KEY, 'base64') : undefined;
+  if (!blank.SECRETS_ENCRYPTION_KEY && value.NODE_ENV === 'production') {
+    problems.push(`SECRETS_ENCRYPTION_KEY: is required when NODE_ENV=production; ${MAKE_KEY}`);
+  }
+  if (value.NODE_ENV === 'production') {
+    for (const name of ['ADMIN_TOKEN', 'BOOTSTRAP_API_TOKEN']) {
+      const token = value[name] as string | undefined;
+      if (token !== undefined && token.length < MIN_PRODUCTION_TOKEN_LENGTH) {
+        problems.push(`${name}: must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters long when NODE_ENV=production (it is ${token.length}); ${MAKE_KEY}`);
+      }
+    }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze({
@@ -171,6 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
     healthPort: value.HEALTH_PORT,
     readyMaxFireLagSeconds: value.READY_MAX_FIRE_LAG_SECONDS,
     queueDashboardActions: value.QUEUE_DASHBOARD_ACTIONS,

@@ -64,17 +64,30 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 }
 
 /**
+ * Runs `work` on a connection of its own while holding the migration lock, the advisory lock
+ * every process migrating this database takes: what runs under it runs once at a time.
+ */
+export async function withMigrationLock<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    return await work(client);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/**
  * Applies pending migrations in name order, each in its own transaction, under an
  * advisory lock so that processes starting together apply each migration once.
  * Returns the names applied now.
  */
 export async function applyMigrations(databaseUrl: string, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? (await readMigrations());
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const applied: string[] = [];
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  return withMigrationLock(databaseUrl, async (client) => {
+    const applied: string[] = [];
     await client.query(CREATE_PRISMA_TABLE);
     const done = await client.query<{ migration_name: string; checksum: string }>(
       'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
@@ -104,9 +117,6 @@ export async function applyMigrations(databaseUrl: string, migrations?: Migratio
       }
       applied.push(migration.name);
     }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    await client.end();
-  }
-  return applied;
+    return applied;
+  });
 }

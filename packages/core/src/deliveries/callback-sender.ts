@@ -1,4 +1,4 @@
-import { EXECUTION_ID_HEADER } from '../executions/build-request.js';
+import { EXECUTION_ID_HEADER } from '../http/build-request.js';
 import { classifyHttp, postJson, WEBHOOK_STYLE_PERMANENT } from '../notifications/adapters/http-send.js';
 import type { Sender } from '../notifications/adapters/adapter.js';
 import { signatureHeaders, type SigningKeys } from '../signatures/sign.js';

@@ -1,4 +1,4 @@
 // What other packages may use of deliveries/; the other modules here are internal to @cronsvc/core.
 export { listDeliveries, retryDelivery, serializeDelivery } from './deliveries-api.js';
 export { reconcileDeliveries } from './reconcile-deliveries.js';
-export { SEND_TIMEOUT_MS, sendDelivery } from './send-delivery.js';
+export { sendDelivery } from './send-delivery.js';

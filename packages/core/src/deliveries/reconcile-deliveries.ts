@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 /**
  * Queues deliveries Redis should hold but may have lost: pending ones due before

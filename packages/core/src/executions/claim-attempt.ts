@@ -1,9 +1,10 @@
 import type { Db, SqlPool } from '../db/client.js';
+import { columnArrays, paramAfter, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import type { RequestSpec, RetryPolicy } from '@cronsvc/contracts';
 import type { StoredSigningKeys } from '../signatures/signing-keys.js';
-import type { ExecutionVariables } from './prepare-request.js';
+import type { ExecutionVariables } from './execution-variables.js';
 
 export interface ClaimedExecution {
   id: string;
@@ -29,7 +30,16 @@ export interface ClaimedExecution {
    * require it, so a worker that lost the execution to another can do neither.
    */
   claimToken: number;
+  /** Claims since the execution's last recording, this one included (see MAX_UNRECORDED_CLAIMS). */
+  unrecordedClaims: number;
 }
+
+/**
+ * An attempt claimed this many times without its outcome ever being stored (its record fails
+ * every time, or the executor holding it dies every time) is not sent again: the execution ends
+ * failed with RECORD_FAILED instead of being resent every lease period for ever.
+ */
+export const MAX_UNRECORDED_CLAIMS = 5;
 
 export type ClaimResult =
   | { claimed: ClaimedExecution }
@@ -57,6 +67,7 @@ interface ClaimRow {
   previous_signing_key: string | null;
   signing_key_rotated_at: Date | null;
   claim_token: number;
+  unrecorded_claims: number;
 }
 
 // How long an execution held back by max_concurrent_executions waits before looking again,
@@ -79,30 +90,11 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     request: row.request,
     retryPolicy: row.retry_policy,
     maxConcurrentExecutions: row.max_concurrent_executions,
-    signingKeys: { signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
+    signingKeys: { workspaceId: row.workspace_id, signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
     claimToken: row.claim_token,
+    unrecordedClaims: row.unrecorded_claims,
   };
 }
-
-// The claiming UPDATE, for a batch of executions at once (each with its own time, lease and
-// variables). With $5 (cap checked) false a queued execution starts only when its job has no
-// concurrency cap, which keeps the common case to this one statement. Whether the execution is
-// due and whether a lease has run out are judged on the database's clock (now()), and the lease
-// is set on it, so executors whose clocks disagree still agree on who holds what (ADR 006);
-// `at` (the executor's clock) only stamps started_at and updated_at.
-const CLAIM_SQL = `
-    UPDATE executions AS e
-       SET status = 'running', locked_until = now() + v.lease_ms * interval '1 millisecond', claim_token = e.claim_token + 1,
-           started_at = COALESCE(e.started_at, v.at), updated_at = v.at, variables = COALESCE(e.variables, v.variables)
-      FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::jsonb[]) AS v(id, at, lease_ms, variables),
-           jobs AS j, workspaces AS w
-     WHERE e.id = v.id AND j.id = e.job_id AND w.id = e.workspace_id
-       AND e.next_attempt_at <= now()
-       AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR $5::boolean))
-         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < now())))
-    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.scheduled_for, e.request_id, e.variables, e.claim_token,
-              j.kind, j.request, j.retry_policy, j.max_concurrent_executions,
-              w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 
 interface ClaimInput {
   executionId: string;
@@ -111,14 +103,38 @@ interface ClaimInput {
   variables: ExecutionVariables;
 }
 
+const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
+  { name: 'id', type: 'text', value: (i) => i.executionId },
+  { name: 'at', type: 'timestamptz', value: (i) => i.now },
+  { name: 'lease_ms', type: 'int', value: (i) => i.leaseMs },
+  { name: 'variables', type: 'jsonb', value: (i) => i.variables },
+];
+
+// The claiming UPDATE, for a batch of executions at once (each with its own time, lease and
+// variables). With the last parameter (cap checked) false a queued execution starts only when its job has no
+// concurrency cap, which keeps the common case to this one statement. Whether the execution is
+// due and whether a lease has run out are judged on the database's clock (now()), and the lease
+// is set on it, so executors whose clocks disagree still agree on who holds what (ADR 006);
+// `at` (the executor's clock) only stamps started_at and updated_at.
+const CLAIM_SQL = `
+    UPDATE executions AS e
+       SET status = 'running', locked_until = now() + v.lease_ms * interval '1 millisecond', claim_token = e.claim_token + 1,
+           unrecorded_claims = e.unrecorded_claims + 1,
+           started_at = COALESCE(e.started_at, v.at), updated_at = v.at, variables = COALESCE(e.variables, v.variables)
+      FROM ${unnestFrom(CLAIM_COLUMNS, 'v')},
+           jobs AS j, workspaces AS w
+     WHERE e.id = v.id AND j.id = e.job_id AND w.id = e.workspace_id
+       AND e.next_attempt_at <= now()
+       AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR ${paramAfter(CLAIM_COLUMNS)}::boolean))
+         OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < now())))
+    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.scheduled_for, e.request_id, e.variables, e.claim_token,
+              e.unrecorded_claims,
+              j.kind, j.request, j.retry_policy, j.max_concurrent_executions,
+              w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
+
+
 function claimValues(items: ClaimInput[], capChecked: boolean): unknown[] {
-  return [
-    items.map((i) => i.executionId),
-    items.map((i) => i.now.toISOString()),
-    items.map((i) => i.leaseMs),
-    items.map((i) => JSON.stringify(i.variables)),
-    capChecked,
-  ];
+  return [...columnArrays(CLAIM_COLUMNS, items), capChecked];
 }
 
 /** Each item's claimed row, or null; an id asked twice in one batch is claimed by its first asker only. */
@@ -206,17 +222,23 @@ export async function claimAttempt(
   return { retryAt: new Date(now.getTime() + 100) };
 }
 
-const EXTEND_SQL = `
-    UPDATE executions AS e SET locked_until = now() + v.lease_ms * interval '1 millisecond'
-      FROM unnest($1::text[], $2::int[], $3::int[]) AS v(id, claim_token, lease_ms)
-     WHERE e.id = v.id AND e.status = 'running' AND e.claim_token = v.claim_token
-    RETURNING e.id`;
-
 interface LeaseInput {
   executionId: string;
   claimToken: number;
   leaseMs: number;
 }
+
+const LEASE_COLUMNS: readonly Column<LeaseInput>[] = [
+  { name: 'id', type: 'text', value: (i) => i.executionId },
+  { name: 'claim_token', type: 'int', value: (i) => i.claimToken },
+  { name: 'lease_ms', type: 'int', value: (i) => i.leaseMs },
+];
+
+const EXTEND_SQL = `
+    UPDATE executions AS e SET locked_until = now() + v.lease_ms * interval '1 millisecond'
+      FROM ${unnestFrom(LEASE_COLUMNS, 'v')}
+     WHERE e.id = v.id AND e.status = 'running' AND e.claim_token = v.claim_token
+    RETURNING e.id`;
 
 // Renewals of attempts running at the same moment leave together, like claims.
 const renewals = perPool(
@@ -226,7 +248,7 @@ const renewals = perPool(
         const { rows } = await pool.query<{ id: string }>({
           name: 'extend-leases',
           text: EXTEND_SQL,
-          values: [items.map((i) => i.executionId), items.map((i) => i.claimToken), items.map((i) => i.leaseMs)],
+          values: columnArrays(LEASE_COLUMNS, items),
         });
         const renewed = new Set(rows.map((r) => r.id));
         return items.map((i) => renewed.has(i.executionId));

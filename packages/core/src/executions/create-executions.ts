@@ -2,7 +2,7 @@ import type { ExecutionSource } from '@cronsvc/contracts';
 import { newId } from '../ids/ids.js';
 import { Prisma } from '../db/client.js';
 import { currentRequestId } from '../logging/log-context.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import type { ExecutionEnqueue } from '../queues/queues.js';
 
 export interface NewExecution {

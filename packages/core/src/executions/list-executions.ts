@@ -2,7 +2,7 @@ import { EXECUTION_SORTS, EXECUTION_STATUSES, type ExecutionSort, type Execution
 import Joi from 'joi';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
 import type { StepExecutionRow } from './serialize-execution.js';
@@ -45,7 +45,7 @@ export function likeLiteral(text: string): string {
 }
 
 /**
- * Executions of a workspace (or of one job), filtered and paged as SPEC 4.2 and DECISIONS D6.
+ * Executions of a workspace (or of one job), filtered and paged as docs/API.md ("Conventions") says.
  * `scope` narrows the set further (the dead-letter queue is this listing scoped to dead_lettered_at).
  */
 export async function listExecutions(

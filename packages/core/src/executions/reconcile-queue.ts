@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import type { ExecutionEnqueue } from '../queues/queues.js';
 
 interface PendingRow {

@@ -1,10 +1,11 @@
 import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { executionEventWanted } from '../notifications/insert-event.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
-import { backoffMs, type AttemptVerdict } from './decide-attempt.js';
+import { backoffMs, type AttemptVerdict } from '../attempts/decide-attempt.js';
 
 /** What an attempt produced, with secret values already masked out of everything stored. */
 export interface AttemptRecord {
@@ -28,8 +29,8 @@ interface RecordRow {
   outcome: string;
   at: Date;
   durationMs: number;
-  finalResponse: string | null;
-  finalOutput: string | null;
+  finalResponse: unknown;
+  finalOutput: unknown;
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   /** A retry's backoff: the next attempt is due this long after now() on the database's clock. */
@@ -38,7 +39,7 @@ interface RecordRow {
   statusCode: number | null;
   latencyMs: number;
   bodyPreview: string | null;
-  responseHeaders: string | null;
+  responseHeaders: Record<string, string> | null;
   startedAt: Date;
   /** The one_time or scheduled job this attempt completes, when it is the job's own fire ending. */
   completesJobId: string | null;
@@ -46,8 +47,26 @@ interface RecordRow {
   claimToken: number;
 }
 
-const jsonb = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-const iso = (value: Date | null) => value?.toISOString() ?? null;
+const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
+  { name: 'id', type: 'text', value: (r) => r.executionId },
+  { name: 'number', type: 'int', value: (r) => r.number },
+  { name: 'outcome', type: 'text', value: (r) => r.outcome },
+  { name: 'at', type: 'timestamptz', value: (r) => r.at },
+  { name: 'duration_ms', type: 'int', value: (r) => r.durationMs },
+  { name: 'final_response', type: 'jsonb', value: (r) => r.finalResponse },
+  { name: 'final_output', type: 'jsonb', value: (r) => r.finalOutput },
+  { name: 'error_class', type: 'text', value: (r) => r.errorClass },
+  { name: 'error_message', type: 'text', value: (r) => r.errorMessage },
+  { name: 'retry_delay_ms', type: 'int', value: (r) => r.retryDelayMs },
+  { name: 'attempt_status', type: 'text', value: (r) => r.attemptStatus },
+  { name: 'status_code', type: 'int', value: (r) => r.statusCode },
+  { name: 'latency_ms', type: 'int', value: (r) => r.latencyMs },
+  { name: 'body_preview', type: 'text', value: (r) => r.bodyPreview },
+  { name: 'response_headers', type: 'jsonb', value: (r) => r.responseHeaders },
+  { name: 'started_at', type: 'timestamptz', value: (r) => r.startedAt },
+  { name: 'completes_job_id', type: 'text', value: (r) => r.completesJobId },
+  { name: 'claim_token', type: 'int', value: (r) => r.claimToken },
+];
 
 /**
  * Everything a batch of attempts changes, in one statement: each execution's new state, its
@@ -60,17 +79,12 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
  */
 const RECORD_SQL = `
   WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::jsonb[], $7::jsonb[], $8::text[],
-                         $9::text[], $10::int[], $11::text[], $12::int[], $13::int[], $14::text[], $15::jsonb[],
-                         $16::timestamptz[], $17::text[], $18::int[])
-      AS t(id, number, outcome, at, duration_ms, final_response, final_output, error_class,
-           error_message, retry_delay_ms, attempt_status, status_code, latency_ms, body_preview, response_headers,
-           started_at, completes_job_id, claim_token)
+    SELECT * FROM ${unnestFrom(RECORD_COLUMNS, 't')}
   ), updated AS (
     UPDATE executions AS e SET
       status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
       waiting_reason = CASE WHEN i.outcome = 'retry' AND e.park_requested THEN 'manual' ELSE e.waiting_reason END,
-      attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at,
+      attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at, unrecorded_claims = 0,
       next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.retry_delay_ms * interval '1 millisecond' ELSE e.next_attempt_at END,
       finished_at = CASE WHEN i.outcome = 'retry' THEN e.finished_at ELSE i.at END,
       duration_ms = CASE WHEN i.outcome = 'retry' THEN e.duration_ms ELSE i.duration_ms END,
@@ -99,30 +113,6 @@ const RECORD_SQL = `
   )
   SELECT id, status FROM updated`;
 
-function recordValues(rows: RecordRow[]): unknown[] {
-  const column = <T>(pick: (r: RecordRow) => T) => rows.map(pick);
-  return [
-    column((r) => r.executionId),
-    column((r) => r.number),
-    column((r) => r.outcome),
-    column((r) => iso(r.at)),
-    column((r) => r.durationMs),
-    column((r) => r.finalResponse),
-    column((r) => r.finalOutput),
-    column((r) => r.errorClass),
-    column((r) => r.errorMessage),
-    column((r) => r.retryDelayMs),
-    column((r) => r.attemptStatus),
-    column((r) => r.statusCode),
-    column((r) => r.latencyMs),
-    column((r) => r.bodyPreview),
-    column((r) => r.responseHeaders),
-    column((r) => iso(r.startedAt)),
-    column((r) => r.completesJobId),
-    column((r) => r.claimToken),
-  ];
-}
-
 /**
  * Recordings of concurrent attempts leave together, one statement per batch (one batcher per
  * pool); each answers the execution's status after the recording, or null when nothing was
@@ -133,7 +123,7 @@ const records = perPool(
   (pool) =>
     new GroupCommit<RecordRow, string | null>(
       async (rows) => {
-        const result = await pool.query<{ id: string; status: string }>({ name: 'record-attempts', text: RECORD_SQL, values: recordValues(rows) });
+        const result = await pool.query<{ id: string; status: string }>({ name: 'record-attempts', text: RECORD_SQL, values: columnArrays(RECORD_COLUMNS, rows) });
         const status = new Map(result.rows.map((r) => [r.id, r.status]));
         return rows.map((r) => status.get(r.executionId) ?? null);
       },
@@ -167,8 +157,8 @@ export async function recordAttempt(
       outcome: verdict.outcome,
       at: now,
       durationMs: now.getTime() - exe.startedAt.getTime(),
-      finalResponse: jsonb(finalResponse),
-      finalOutput: jsonb(record.output),
+      finalResponse,
+      finalOutput: record.output,
       errorClass: verdict.errorClass,
       errorMessage: verdict.errorMessage,
       retryDelayMs,
@@ -176,7 +166,7 @@ export async function recordAttempt(
       statusCode: record.statusCode,
       latencyMs: record.latencyMs,
       bodyPreview: record.preview,
-      responseHeaders: jsonb(record.headers),
+      responseHeaders: record.headers,
       startedAt,
       // A one_time or scheduled job's own fire ending completes the job (not a run-now or replay).
       completesJobId: final && exe.source === 'schedule' ? exe.jobId : null,

@@ -1,12 +1,12 @@
 import type { ExecutionRow } from '../db/client.js';
-import { columnArrays, isoText, unnestFrom, type Column } from '../db/columns.js';
+import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { camelRow } from '../db/rows.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
 import { currentRequestId } from '../logging/log-context.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { enqueueCommitted, firstAttempt } from './create-executions.js';
 
 interface ManualRun {
@@ -21,7 +21,7 @@ const COLUMNS: readonly Column<ManualRun>[] = [
   { name: 'id', type: 'text', value: (r) => r.executionId },
   { name: 'job_id', type: 'text', value: (r) => r.jobId },
   { name: 'workspace_id', type: 'text', value: (r) => r.workspaceId },
-  { name: 'at', type: 'timestamptz', value: (r) => isoText(r.at) },
+  { name: 'at', type: 'timestamptz', value: (r) => r.at },
   { name: 'request_id', type: 'text', value: (r) => r.requestId },
 ];
 
@@ -50,7 +50,7 @@ const batchers = perPool(
     ),
 );
 
-/** A manual execution scheduled now; the job's own schedule is untouched (SPEC 4.1). */
+/** A manual execution scheduled now; the job's own schedule is untouched (docs/EXECUTIONS.md). */
 export async function runNow(deps: Pick<Deps, 'pool' | 'queues' | 'clock' | 'logger'>, workspaceId: string, jobId: string): Promise<ExecutionRow> {
   const execution = await batchers(deps.pool).add({ executionId: newId('exe'), jobId, workspaceId, at: deps.clock.now(), requestId: currentRequestId() ?? null });
   if (!execution) throw AppError.notFound('job');

@@ -112,7 +112,8 @@ describe('guardedLookup', () => {
     const result = await lookup('localhost', {});
     expect(result.error).toBeInstanceOf(BlockedTargetError);
     expect((result.error as BlockedTargetError).code).toBe('BLOCKED_TARGET');
-    expect(result.error!.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1)/);
+    // Which private address the name has is not told: that would map the service's network.
+    expect(result.error!.message).toBe('localhost does not resolve to a public address');
   });
 
   it('refuses a name that resolves to a loopback address when every address is asked for', async () => {

@@ -21,7 +21,7 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
 }
 
-/** True when the address is not a public unicast address (README, "Target guard"). */
+/** True when the address is not a public unicast address (docs/SECURITY.md, "Target guard"). */
 export function isBlockedAddress(address: string): boolean {
   const parsed = parseAddress(address);
   if (parsed === null) return true;
@@ -48,6 +48,10 @@ export function isBlockedLiteralHost(url: string): boolean {
   return isIP(bare) !== 0 && isBlockedAddress(bare);
 }
 
+/** The save-time refusal of a private target, with the setting that lifts it for local development. */
+export const PRIVATE_TARGET_MESSAGE =
+  'must be a publicly reachable address (loopback, private and link-local hosts are refused; ALLOW_PRIVATE_TARGETS=true allows them on a development service)';
+
 export class BlockedTargetError extends Error {
   readonly code = 'BLOCKED_TARGET';
 }
@@ -63,7 +67,9 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     if (error) return callback(error, []);
     const list = addresses as LookupAddress[];
     const blocked = list.find((a) => isBlockedAddress(a.address));
-    if (blocked) return callback(new BlockedTargetError(`${hostname} resolves to ${blocked.address}, which is not a public address`), []);
+    // The address is not named: which private address an internal name has is what a tenant
+    // probing the service's network would like to learn.
+    if (blocked) return callback(new BlockedTargetError(`${hostname} does not resolve to a public address`), []);
     if (options.all) return callback(null, list);
     return callback(null, list[0].address, list[0].family);
   });

@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 export type IdPrefix = 'job' | 'exe' | 'sec' | 'chn' | 'rul' | 'dlv' | 'mon' | 'wsp' | 'tok' | 'stp' | 'wrk';
 
@@ -8,7 +8,7 @@ const ID_BYTES = 16;
 const pool = Buffer.alloc(ID_BYTES * 256);
 let offset = pool.length;
 
-/** Opaque ids with a type prefix (DECISIONS D3): 16 random bytes, base64url. */
+/** Opaque ids with a type prefix (docs/API.md, "Conventions"): 16 random bytes, base64url. */
 export function newId(prefix: IdPrefix): string {
   if (offset === pool.length) {
     randomFillSync(pool);
@@ -17,6 +17,14 @@ export function newId(prefix: IdPrefix): string {
   const id = pool.toString('base64url', offset, offset + ID_BYTES);
   offset += ID_BYTES;
   return `${prefix}_${id}`;
+}
+
+/**
+ * How a token is stored and looked up: its SHA-256. Tokens have 256 bits of entropy, so a plain hash
+ * is as good as a slow one, and a lookup by hash under a unique index never compares tokens.
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 /** A random secret token with at least 256 bits of entropy. */

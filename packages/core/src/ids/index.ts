@@ -1,2 +1,2 @@
 // What other packages may use of ids/; the other modules here are internal to @cronsvc/core.
-export { newId } from './ids.js';
+export { hashToken, newId } from './ids.js';

@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
-import { isBlockedLiteralHost } from '../http/target-guard.js';
+import { isBlockedLiteralHost, PRIVATE_TARGET_MESSAGE } from '../http/target-guard.js';
 import { placeholderSafeUrl } from '../templates/template.js';
 import type { JobInput } from './job-schema.js';
 
@@ -9,7 +9,7 @@ export function checkJobTargets(config: Pick<Config, 'allowPrivateTargets'>, job
   if (config.allowPrivateTargets) return;
   const problems: ErrorDetail[] = [];
   const check = (path: string, url: string | null | undefined) => {
-    if (url && isBlockedLiteralHost(url)) problems.push({ path, message: 'must be a publicly reachable address (loopback, private and link-local hosts are refused)' });
+    if (url && isBlockedLiteralHost(url)) problems.push({ path, message: PRIVATE_TARGET_MESSAGE });
   };
   // Placeholders are not URL syntax (a `{` in the host does not parse); the host they leave is checked
   // again on the resolved address at connect time.

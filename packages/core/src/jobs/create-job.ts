@@ -1,7 +1,7 @@
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
 import { jobSchema, type JobInput } from './job-schema.js';
@@ -11,7 +11,7 @@ import { insertJob } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
 import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
-import { webhookColumns } from '../workflows/webhook-credentials.js';
+import { webhookColumns } from './webhook-credentials.js';
 
 export interface CreateJobResult {
   job: JobRow;
@@ -22,7 +22,7 @@ export interface CreateJobResult {
 const jobWithKey = (deps: Deps, workspaceId: string, idempotencyKey: string) => deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
 
 export async function createJob(deps: Deps, workspaceId: string, body: unknown, idempotencyKey?: string): Promise<CreateJobResult> {
-  // A used key answers with its job whatever this body says, valid or not (D3).
+  // A used key answers with its job whatever this body says, valid or not (docs/API.md, "Conventions").
   if (idempotencyKey !== undefined) {
     const existing = await jobWithKey(deps, workspaceId, idempotencyKey);
     if (existing) return { job: existing, created: false };
@@ -34,16 +34,17 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   await checkJobReferences(deps.db, workspaceId, input);
 
   const base = { kind: input.kind, state: input.state, schedule: input.schedule ?? null, scheduleAnchor: now };
+  const id = newId('job');
   const row: JobRow = {
     ...jobFields(input),
-    id: newId('job'),
+    id,
     workspaceId,
     createdAt: now,
     updatedAt: now,
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
-    ...webhookColumns(deps.config.secretsEncryptionKey, input, null, input.webhook_secret !== undefined),
+    ...webhookColumns(deps.config.secretsEncryptionKey, { id, workspaceId }, input, null, input.webhook_secret !== undefined),
   };
   // A one_time job commits its first execution with it, in the same statement.
   const fire = input.kind === 'one_time' && input.state === 'active' ? { executionId: newId('exe'), scheduledFor: now } : null;

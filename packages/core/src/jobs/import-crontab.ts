@@ -2,15 +2,19 @@ import { MAX_CRONTAB_LINES, type ImportError, type ImportInput } from '@cronsvc/
 import Joi from 'joi';
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { createJob } from './create-job.js';
 import { urlSchema } from './job-schema.js';
+import { readCommand, type CommandRequest } from './crontab-command.js';
 
 // The job schema's limit on names; see cronJobBody.
 const MAX_NAME_LENGTH = 200;
 
-export type CrontabEntry = { line: number; text: string } & ({ expression: string; url: string } | { error: string });
+/** The request a line's job makes: a URL alone is a GET; a curl or wget line says more. */
+export type LineRequest = { url: string } & Partial<CommandRequest>;
+
+export type CrontabEntry = { line: number; text: string } & ({ expression: string; request: LineRequest } | { error: string });
 
 export interface ImportCrontabResult {
   created: JobRow[];
@@ -30,10 +34,12 @@ export const importSchema = Joi.object({
 }).required();
 
 /**
- * Splits a crontab into its job lines: `<5 cron fields> <url>` or `@macro <url>`, the URL
- * optional when `defaultUrl` is given. Blank and `#` lines are skipped. Only the shape of a
- * line is checked here; the cron expression and URL are validated by createJob, so an
- * imported job is held to exactly the rules of POST /v1/jobs.
+ * Splits a crontab into its job lines. A line is a schedule (5 cron fields, or a macro such as
+ * `@hourly`) followed by a URL, a `curl` or `wget` command (whose URL, method, headers and body
+ * the job takes), or nothing; any other command, or nothing, becomes a job for `defaultUrl`
+ * when one is given. Blank and `#` lines are skipped. Only the shape of a line is checked
+ * here; the cron expression and the request are validated by createJob, so an imported job is
+ * held to exactly the rules of POST /v1/jobs.
  */
 export function parseCrontab(crontab: string, defaultUrl?: string): CrontabEntry[] {
   const entries: CrontabEntry[] = [];
@@ -45,29 +51,39 @@ export function parseCrontab(crontab: string, defaultUrl?: string): CrontabEntry
   return entries;
 }
 
-function parseLine(trimmed: string, defaultUrl: string | undefined): { expression: string; url: string } | { error: string } {
-  const tokens = trimmed.split(/\s+/);
+const SCHEDULE = /^(@\S+|\S+\s+\S+\s+\S+\s+\S+\s+\S+)(?:\s+(.*))?$/;
+
+function parseLine(trimmed: string, defaultUrl: string | undefined): { expression: string; request: LineRequest } | { error: string } {
   // Real crontabs often start with SHELL=... or MAILTO=...; say what they are rather than "bad minute field".
-  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0])) return { error: 'environment settings (NAME=value) are not supported' };
-  const fieldCount = tokens[0].startsWith('@') ? 1 : 5;
-  const schedule = tokens.slice(0, fieldCount);
-  const rest = tokens.slice(fieldCount);
-  if (schedule.some((token) => token.includes('://'))) return { error: `expected ${fieldCount === 1 ? 'a macro' : '5 cron fields'} before the URL` };
-  if (rest.length > 1) return { error: 'expected a single URL after the schedule (commands are not supported)' };
-  const url = rest[0] ?? defaultUrl;
-  if (url === undefined) return { error: 'has no URL and no default_url was given' };
-  return { expression: schedule.join(' '), url };
+  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(trimmed)) return { error: 'environment settings (NAME=value) are not supported' };
+  const fieldCount = trimmed.startsWith('@') ? 1 : 5;
+  const [, schedule = trimmed, command = ''] = SCHEDULE.exec(trimmed) ?? [];
+  if (schedule.split(/\s+/).some((token) => token.includes('://'))) {
+    return { error: `expected ${fieldCount === 1 ? 'a macro' : '5 cron fields'} before the URL` };
+  }
+  const expression = schedule.split(/\s+/).join(' ');
+  const withDefault = (why: string) => (defaultUrl === undefined ? { error: why } : { expression, request: { url: defaultUrl } });
+  if (command === '') return withDefault('has no URL and no default_url was given');
+  const words = command.split(/\s+/);
+  if (words[0].includes('://')) {
+    // A bare URL; a comment after it is fine, anything else is a command that is not curl or wget.
+    return words.length === 1 || words[1].startsWith('#') ? { expression, request: { url: words[0] } } : { error: 'expected a single URL after the schedule, or a curl or wget command' };
+  }
+  const read = readCommand(command);
+  if ('request' in read) return { expression, request: read.request };
+  if ('error' in read) return read;
+  return withDefault(`the command ${read.other}; give default_url to call a URL on this schedule instead`);
 }
 
-function cronJobBody(expression: string, url: string) {
-  const name = `${expression} ${url}`;
+function cronJobBody(expression: string, request: LineRequest) {
+  const name = `${expression} ${request.url}`;
   // A long URL would push the name past its limit and lose a job over a label: shorten the
   // name only; request.url keeps the whole URL.
   return {
     name: name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name,
     kind: 'cron',
     schedule: { cron: expression },
-    request: { url, method: 'GET' },
+    request: { method: 'GET', ...request },
   };
 }
 
@@ -86,7 +102,7 @@ export async function importCrontab(deps: Deps, workspaceId: string, body: unkno
       continue;
     }
     try {
-      result.created.push((await createJob(deps, workspaceId, cronJobBody(entry.expression, entry.url))).job);
+      result.created.push((await createJob(deps, workspaceId, cronJobBody(entry.expression, entry.request))).job);
     } catch (error) {
       // Over MAX_JOBS_PER_WORKSPACE, each remaining line is refused on its own, like a bad line.
       if (!(error instanceof AppError && (error.code === 'validation_failed' || error.code === 'limit_exceeded'))) throw error;

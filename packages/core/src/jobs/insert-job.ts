@@ -1,5 +1,5 @@
 import type { JobRow, Prisma, SqlPool } from '../db/client.js';
-import { columnArrays, columnNames, isoText, jsonText, unnestFrom, type Column } from '../db/columns.js';
+import { columnArrays, columnNames, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { fireKey } from '../executions/create-executions.js';
@@ -50,20 +50,20 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'name', type: 'text', value: (j) => j.name },
   { name: 'kind', type: 'text', value: (j) => j.kind },
   { name: 'state', type: 'text', value: (j) => j.state },
-  { name: 'schedule', type: 'jsonb', value: (j) => jsonText(j.schedule) },
-  { name: 'schedule_anchor', type: 'timestamptz', value: (j) => isoText(j.scheduleAnchor) },
-  { name: 'request', type: 'jsonb', value: (j) => jsonText(j.request) },
-  { name: 'steps', type: 'jsonb', value: (j) => jsonText(j.steps) },
-  { name: 'retry_policy', type: 'jsonb', value: (j) => jsonText(j.retryPolicy) },
-  { name: 'next_run_at', type: 'timestamptz', value: (j) => isoText(j.nextRunAt) },
+  { name: 'schedule', type: 'jsonb', value: (j) => j.schedule },
+  { name: 'schedule_anchor', type: 'timestamptz', value: (j) => j.scheduleAnchor },
+  { name: 'request', type: 'jsonb', value: (j) => j.request },
+  { name: 'steps', type: 'jsonb', value: (j) => j.steps },
+  { name: 'retry_policy', type: 'jsonb', value: (j) => j.retryPolicy },
+  { name: 'next_run_at', type: 'timestamptz', value: (j) => j.nextRunAt },
   { name: 'max_concurrent_executions', type: 'int', value: (j) => j.maxConcurrentExecutions },
   { name: 'max_workflow_duration_seconds', type: 'int', value: (j) => j.maxWorkflowDurationSeconds },
   { name: 'on_success_url', type: 'text', value: (j) => j.onSuccessUrl },
   { name: 'on_failure_url', type: 'text', value: (j) => j.onFailureUrl },
   { name: 'notification_override', type: 'text', value: (j) => j.notificationOverride },
   { name: 'idempotency_key', type: 'text', value: (j) => j.idempotencyKey },
-  { name: 'created_at', type: 'timestamptz', value: (j) => isoText(j.createdAt) },
-  { name: 'updated_at', type: 'timestamptz', value: (j) => isoText(j.updatedAt) },
+  { name: 'created_at', type: 'timestamptz', value: (j) => j.createdAt },
+  { name: 'updated_at', type: 'timestamptz', value: (j) => j.updatedAt },
   { name: 'webhook_token', type: 'text', value: (j) => j.webhookToken },
   { name: 'webhook_token_hash', type: 'text', value: (j) => j.webhookTokenHash },
   { name: 'webhook_secret_hash', type: 'text', value: (j) => j.webhookSecretHash },
@@ -72,7 +72,7 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
 const INPUT_COLUMNS: readonly Column<NewJob>[] = [
   ...JOB_COLUMNS.map((c): Column<NewJob> => ({ ...c, value: (n) => c.value(n.job) })),
   { name: 'fire_execution_id', type: 'text', value: (n) => n.fire?.executionId ?? null },
-  { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => isoText(n.fire?.scheduledFor) },
+  { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => n.fire?.scheduledFor ?? null },
   { name: 'fire_key', type: 'text', value: (n) => (n.fire ? fireKey(n.job.id, n.fire.scheduledFor) : null) },
   { name: 'fire_request_id', type: 'text', value: (n) => n.requestId },
 ];

@@ -6,11 +6,11 @@ import Joi from 'joi';
 import { CronError, parseCron } from '../schedules/cron.js';
 import { requestHeadersSchema } from '../http/request-headers.js';
 import { placeholderSafeUrl } from '../templates/template.js';
-import { validateAssertions } from '../executions/response-assertions.js';
-import { validateMatcher } from '../executions/response-matcher.js';
-import { validateOutputTemplate } from '../executions/output-template.js';
+import { validateAssertions } from '../attempts/response-assertions.js';
+import { validateMatcher } from '../attempts/response-matcher.js';
+import { validateOutputTemplate } from '../attempts/output-template.js';
 import { MAX_JOB_JSON_DEPTH, nestedDeeperThan } from '../validation/json-depth.js';
-import { buildStepsSchema } from '../workflows/step-schema.js';
+import { buildStepsSchema } from './step-schema.js';
 
 
 const statusCode = Joi.number().integer().min(100).max(599);

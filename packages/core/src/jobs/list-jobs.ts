@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { JobRow, Prisma } from '../db/client.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
 import { JOB_KINDS, JOB_STATES } from '@cronsvc/contracts';

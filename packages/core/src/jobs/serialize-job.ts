@@ -1,13 +1,13 @@
 import type { Job, JobKind, JobState, NotificationOverride, RequestSpec, RetryPolicy, Schedule, Step } from '@cronsvc/contracts';
 import type { Config } from '../config/config.js';
 import type { JobRow } from '../db/client.js';
-import { triggerUrl } from '../workflows/public-urls.js';
-import { revealWebhookToken } from '../workflows/webhook-credentials.js';
+import { triggerUrl } from './public-urls.js';
+import { revealWebhookToken } from './webhook-credentials.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * The job as the API shows it (SPEC 2.1, DECISIONS D3). A webhook_trigger job shows its trigger
+ * The job as the API shows it (docs/JOBS.md, "A job"). A webhook_trigger job shows its trigger
  * token (decrypted with the configured key) and URL, and whether a shared secret is set.
  */
 export function serializeJob(job: JobRow, config: Pick<Config, 'secretsEncryptionKey' | 'publicBaseUrl'>): Job {

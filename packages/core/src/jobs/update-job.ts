@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
 import { STEP_KINDS } from '@cronsvc/contracts';
@@ -10,7 +10,7 @@ import { plannedNextRun } from './job-plan.js';
 import { jobColumns } from './job-data.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
-import { webhookColumns } from '../workflows/webhook-credentials.js';
+import { webhookColumns } from './webhook-credentials.js';
 import { cancelPendingFires, lockJob } from './job-store.js';
 
 const UPDATABLE = [
@@ -23,7 +23,7 @@ const patchShape = Joi.object(Object.fromEntries(UPDATABLE.map((k) => [k, Joi.an
   'object.min': 'a PATCH must change at least one field',
 });
 
-/** Merges one level deep (DECISIONS D3): inner fields replace, an inner null returns the field to its default. */
+/** Merges one level deep (docs/API.md, "Conventions"): inner fields replace, an inner null returns the field to its default. */
 function mergeObject(current: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const base = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
@@ -99,7 +99,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
       where: { id: job.id },
       data: {
         ...jobColumns(input),
-        ...webhookColumns(deps.config.secretsEncryptionKey, input, job, 'webhook_secret' in patch),
+        ...webhookColumns(deps.config.secretsEncryptionKey, job, input, job, 'webhook_secret' in patch),
         scheduleAnchor: anchor,
         nextRunAt: replan ? plannedNextRun({ ...input, schedule: input.schedule ?? null, scheduleAnchor: anchor }, now) : job.nextRunAt,
       },

@@ -1,7 +1,5 @@
-import { captureLogs } from '../../test/log-capture.js';
+import { capturingLogger as capturing } from '../../test/capturing-logger.js';
 import { withLogContext } from './log-context.js';
-
-const capturing = (production: boolean) => captureLogs({ level: 'info', production });
 
 describe('createLogger', () => {
   it.each([true, false])('keeps the message and stack of an Error in the metadata (production %s)', (production) => {

@@ -2,6 +2,7 @@
 export { pauseMonitor, resumeMonitor } from './monitor-lifecycle.js';
 export { deleteMonitor, findMonitor, listMonitors, serializeMonitor } from './monitor-store.js';
 export { pruneMonitorDeliveries } from './prune-monitor-deliveries.js';
-export { recordPing } from './record-ping.js';
+export { pingTokenKnown, recordPing } from './record-ping.js';
+export { revealPingToken } from './ping-token.js';
 export { createMonitor, updateMonitor } from './save-monitor.js';
 export { SWEEP_SQL, sweepMonitors } from './sweep-monitors.js';

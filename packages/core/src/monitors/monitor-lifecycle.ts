@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { findMonitor, type MonitorRow } from './monitor-store.js';
 
 /** A paused monitor never goes down; pings are still recorded. 409 when it is paused already. */

@@ -2,10 +2,12 @@ import { MONITOR_STATES, type Monitor as MonitorView, type MonitorState } from '
 import Joi from 'joi';
 import type { Db, Prisma } from '../db/client.js';
 import type { Monitor } from '../db/generated/client.js';
+import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
+import { revealPingToken } from './ping-token.js';
 
 export type MonitorRow = Monitor;
 
@@ -37,7 +39,8 @@ export const pingUrl = (publicBaseUrl: string, token: string) => `${publicBaseUr
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function serializeMonitor(monitor: MonitorRow, publicBaseUrl: string): MonitorView {
+export function serializeMonitor(monitor: MonitorRow, config: Pick<Config, 'secretsEncryptionKey' | 'publicBaseUrl'>): MonitorView {
+  const token = revealPingToken(config.secretsEncryptionKey, monitor);
   return {
     id: monitor.id,
     name: monitor.name,
@@ -46,7 +49,7 @@ export function serializeMonitor(monitor: MonitorRow, publicBaseUrl: string): Mo
     state: monitor.state as MonitorState,
     last_ping_at: iso(monitor.lastPingAt),
     next_due_at: iso(monitor.nextDueAt),
-    ping_url: pingUrl(publicBaseUrl, monitor.pingToken),
+    ping_url: token === null ? null : pingUrl(config.publicBaseUrl, token),
     created_at: monitor.createdAt.toISOString(),
     updated_at: monitor.updatedAt.toISOString(),
   };

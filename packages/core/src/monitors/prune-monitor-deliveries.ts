@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 /**
  * Deletes the finished deliveries of monitors (on_down, on_recovery) created before

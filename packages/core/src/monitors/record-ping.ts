@@ -1,4 +1,6 @@
 import type { SqlPool } from '../db/client.js';
+import { hashLookup } from '../db/hash-lookup.js';
+import { hashToken } from '../ids/ids.js';
 import { monitorPayloadSql } from './monitor-payload.js';
 
 /**
@@ -7,7 +9,7 @@ import { monitorPayloadSql } from './monitor-payload.js';
  * and the down sweep take turns on one monitor, so each outage recovers once.
  */
 const PING_SQL = `
-  WITH m AS (SELECT id, state FROM monitors WHERE ping_token = $1 FOR UPDATE),
+  WITH m AS (SELECT id, state FROM monitors WHERE ping_token_hash = $1 FOR UPDATE),
   pinged AS (
     UPDATE monitors AS t SET
       last_ping_at = $2::timestamptz,
@@ -29,6 +31,13 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 /** Records a ping; false when no monitor has this token. Touches Postgres only, never Redis. */
 export async function recordPing(deps: { pool: SqlPool }, token: string, at: Date): Promise<boolean> {
   if (!TOKEN.test(token)) return false;
-  const { rows } = await deps.pool.query({ name: 'record-ping', text: PING_SQL, values: [token, at.toISOString()] });
+  const { rows } = await deps.pool.query({ name: 'record-ping', text: PING_SQL, values: [hashToken(token), at.toISOString()] });
   return rows.length > 0;
+}
+
+const knownPing = hashLookup('known-ping-tokens', 'SELECT ping_token_hash AS hash FROM monitors WHERE ping_token_hash = ANY($1::text[])');
+
+/** Whether a monitor has this ping token, without taking its row lock (PUBLIC_RATE_LIMIT_PER_MINUTE counts first). */
+export async function pingTokenKnown(deps: { pool: SqlPool }, token: string): Promise<boolean> {
+  return TOKEN.test(token) && knownPing(deps.pool, hashToken(token));
 }

@@ -1,8 +1,10 @@
 import Joi from 'joi';
 import { newId, newToken } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
+import { hashToken } from '../ids/ids.js';
 import { findMonitor, type MonitorRow } from './monitor-store.js';
+import { sealPingToken } from './ping-token.js';
 
 const MAX_SECONDS = 31_536_000;
 
@@ -25,18 +27,21 @@ interface MonitorInput {
 }
 
 /** A new monitor is `new`: it cannot go down before its first ping. */
-export async function createMonitor(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, body: unknown): Promise<MonitorRow> {
+export async function createMonitor(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown): Promise<MonitorRow> {
   const input = validate<MonitorInput>(createSchema, body);
   const now = deps.clock.now();
+  const id = newId('mon');
+  const token = newToken();
   return deps.db.monitor.create({
     data: {
-      id: newId('mon'),
+      id,
       workspaceId,
       name: input.name,
       expectedIntervalSec: input.expected_interval_sec,
       graceSec: input.grace_sec,
       state: 'new',
-      pingToken: newToken(),
+      pingToken: sealPingToken(deps.config.secretsEncryptionKey, { id, workspaceId }, token),
+      pingTokenHash: hashToken(token),
       createdAt: now,
       updatedAt: now,
     },

@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
-import { decryptValue, encryptValue } from '../secrets/crypto.js';
+import { decryptValue, encryptValue, valuePlace } from '../secrets/crypto.js';
 import { resolveSecrets } from '../secrets/resolve-secrets.js';
 import { findPlaceholders, renderString } from '../templates/template.js';
 import type { ChannelAdapter, ChannelConfig } from './adapters/adapter.js';
@@ -21,23 +21,33 @@ export function splitConfig(adapter: ChannelAdapter<unknown>, full: ChannelConfi
   return { config, credentials };
 }
 
-export function encryptCredentials(key: Buffer, credentials: Record<string, string>): string {
-  return encryptValue(key, JSON.stringify(credentials));
+/** The channel whose credentials these are: they open only in its row. */
+export interface ChannelOwner {
+  id: string;
+  workspaceId: string;
+}
+
+const credentialsPlace = (channel: ChannelOwner) => valuePlace('notification_channels.credentials', channel.workspaceId, channel.id);
+
+export function encryptCredentials(key: Buffer, channel: ChannelOwner, credentials: Record<string, string>): string {
+  return encryptValue(key, JSON.stringify(credentials), credentialsPlace(channel));
 }
 
 // The notifier opens a channel's credentials for every delivery; a stored value has its own IV,
-// so it always opens to the same object. Bounded, and started over when full.
+// so in its own row it always opens to the same object. Kept by row and value (the same value
+// copied into another row must be checked there, and fail), bounded, and started over when full.
 const MAX_OPENED = 10_000;
 const opened = new WeakMap<Buffer, Map<string, Record<string, string>>>();
 
-export function decryptCredentials(key: Buffer, stored: string): Record<string, string> {
+export function decryptCredentials(key: Buffer, channel: ChannelOwner, stored: string): Record<string, string> {
   let cache = opened.get(key);
   if (!cache) opened.set(key, (cache = new Map()));
-  let value = cache.get(stored);
+  const cacheKey = `${channel.workspaceId}:${channel.id}:${stored}`;
+  let value = cache.get(cacheKey);
   if (!value) {
-    value = JSON.parse(decryptValue(key, stored)) as Record<string, string>;
+    value = JSON.parse(decryptValue(key, stored, credentialsPlace(channel))) as Record<string, string>;
     if (cache.size >= MAX_OPENED) cache.clear();
-    cache.set(stored, value);
+    cache.set(cacheKey, value);
   }
   return value;
 }
@@ -62,13 +72,13 @@ export type ResolvedConfig = { config: ChannelConfig; secretValues: string[] } |
  */
 export async function resolveChannelConfig(
   deps: { db: Db; config: Pick<Config, 'secretsEncryptionKey'> },
-  workspaceId: string,
+  channel: ChannelOwner,
   shown: ChannelConfig,
   storedCredentials: string,
 ): Promise<ResolvedConfig> {
-  const credentials = decryptCredentials(deps.config.secretsEncryptionKey, storedCredentials);
+  const credentials = decryptCredentials(deps.config.secretsEncryptionKey, channel, storedCredentials);
   const names = secretNamesOf(credentials);
-  const secrets = await resolveSecrets(deps, workspaceId, names);
+  const secrets = await resolveSecrets(deps, channel.workspaceId, names);
   if (secrets.missing.length > 0) return { missing: secrets.missing };
   const values = { timestamp: '', uuid: '', execution_id: '', secrets: secrets.values };
   const resolved = Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, names.length > 0 ? renderString(v, values) : v]));

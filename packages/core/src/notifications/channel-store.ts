@@ -3,7 +3,7 @@ import type { Db, Prisma } from '../db/client.js';
 import type { NotificationChannel } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import type { Channel, ChannelType } from '@cronsvc/contracts';
 import { CHANNEL_ADAPTERS } from './adapters/index.js';
@@ -11,7 +11,7 @@ import { decryptCredentials } from './channel-credentials.js';
 
 export type ChannelRow = NotificationChannel;
 
-/** Channels per workspace (README, Notifications). */
+/** Channels per workspace (docs/NOTIFICATIONS.md, "Channels"). */
 export const MAX_CHANNELS_PER_WORKSPACE = 25;
 
 export async function findChannel(db: Db | Prisma.TransactionClient, workspaceId: string, id: string): Promise<ChannelRow> {
@@ -42,7 +42,7 @@ export async function deleteChannel(deps: Pick<Deps, 'db'>, workspaceId: string,
 /** A channel as the API shows it: never a credential, only which ones are set. */
 export function serializeChannel(channel: ChannelRow, encryptionKey: Buffer): Channel {
   const adapter = CHANNEL_ADAPTERS[channel.type as ChannelType];
-  const credentials = decryptCredentials(encryptionKey, channel.credentials);
+  const credentials = decryptCredentials(encryptionKey, channel, channel.credentials);
   return {
     id: channel.id,
     name: channel.name,

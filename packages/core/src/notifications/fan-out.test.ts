@@ -33,7 +33,7 @@ const event = (overrides: Partial<OutboxEvent> = {}): OutboxEvent => ({
   ...overrides,
 });
 
-const rule = (id: string, event: RuleRow['event'], owner: Partial<RuleRow> = { jobId: 'job_1' }): RuleRow => ({ id, channelId: `chn_${id}`, event, jobId: null, monitorId: null, ...owner });
+const rule = (id: string, event: RuleRow['event'], owner: Partial<RuleRow> = { jobId: 'job_1' }): RuleRow => ({ id, channelId: `chn_${id}`, destination: `chn_${id}`, event, jobId: null, monitorId: null, ...owner });
 
 describe('deliveriesFor', () => {
   it('owes a success its callback and one delivery per matching rule of its job, on_completion named execution.completed', () => {
@@ -90,5 +90,13 @@ describe('deliveriesFor', () => {
     };
     const out = deliveriesFor(event({ type: 'approval.required', payload }), execution({ status: 'waiting' }), [rule('a', 'on_approval_required'), rule('b', 'on_success')], BASE);
     expect(out.map((d) => [d.kind, d.event, d.payload])).toEqual([['channel', 'on_approval_required', payload]]);
+  });
+
+  it('owes one delivery per event to a destination that several channels of the job share, and each destination its own', () => {
+    const same = { jobId: 'job_1', destination: 'dst_victim' };
+    const rules = [rule('a', 'on_success', same), rule('b', 'on_success', same), rule('c', 'on_success', same), rule('d', 'on_completion', same), rule('e', 'on_success')];
+    const out = deliveriesFor(event(), execution({ onSuccessUrl: null }), rules, BASE);
+    // One on_success to the shared destination (its first rule's), its on_completion apart, and the other channel's own.
+    expect(out.map((d) => [d.event, d.ruleId])).toEqual([['on_success', 'a'], ['on_completion', 'd'], ['on_success', 'e']]);
   });
 });

@@ -1,4 +1,4 @@
-import { executionEvent } from '../deliveries/execution-event.js';
+import { executionEvent } from './execution-event.js';
 import { newId } from '../ids/ids.js';
 import type { DeliveryKind, EventType, RuleEvent } from '@cronsvc/contracts';
 import { CALLBACK_OF, PAYLOAD_EVENT, RULE_EVENTS_OF } from './notification-events.js';
@@ -37,6 +37,8 @@ export interface EventExecution {
 export interface RuleRow {
   id: string;
   channelId: string;
+  /** Who the channel's messages reach (its destination key, or its own id without one). */
+  destination: string;
   event: RuleEvent;
   jobId: string | null;
   monitorId: string | null;
@@ -87,7 +89,7 @@ function executionContext(exe: EventExecution, publicBaseUrl: string): Execution
 /**
  * The deliveries one event owes: its execution's callback (whatever the mute setting: callbacks
  * are not notifications), and one per rule of its job or monitor that subscribes to it, unless
- * the job mutes notifications. `rules` may hold other owners' rules; only this event's owner's
+ * the job mutes notifications; rules of the same event on channels with one destination share one. `rules` may hold other owners' rules; only this event's owner's
  * count. An event about an execution that is gone (its job was deleted) owes nothing.
  */
 export function deliveriesFor(event: OutboxEvent, execution: EventExecution | undefined, rules: readonly RuleRow[], publicBaseUrl: string): NewDelivery[] {
@@ -107,8 +109,13 @@ export function deliveriesFor(event: OutboxEvent, execution: EventExecution | un
 
   const wanted = RULE_EVENTS_OF[event.type];
   const owns = (r: RuleRow) => (execution ? r.jobId === execution.jobId : event.monitorId !== null && r.monitorId === event.monitorId);
+  // Rules of one event whose channels reach the same destination owe it one message, not one each.
+  const reached = new Set<string>();
   for (const rule of rules) {
     if (!owns(rule) || !wanted.includes(rule.event)) continue;
+    const key = `${rule.event} ${rule.destination}`;
+    if (reached.has(key)) continue;
+    reached.add(key);
     const named = PAYLOAD_EVENT[rule.event];
     out.push({
       ...base,

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { SendResult } from '../deliveries/delivery-policy.js';
+import type { SendResult } from './delivery-policy.js';
 
 export interface EmailMessage {
   to: string;

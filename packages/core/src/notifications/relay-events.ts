@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
-import type { Deps } from '../runtime/deps.js';
+import { columnArrays, columnNames, paramAfter, unnestFrom, type Column } from '../db/columns.js';
+import type { Deps } from '../deps/deps.js';
 import { deliveriesFor, type EventExecution, type NewDelivery, type OutboxEvent, type RuleRow } from './fan-out.js';
 import type { EventType, RuleEvent } from '@cronsvc/contracts';
 import type { NotificationPayload } from './notification-message.js';
@@ -18,15 +19,29 @@ const EXECUTIONS_SQL = `
    WHERE e.id = ANY($1::text[])`;
 
 const RULES_SQL = `
-  SELECT id, channel_id, event, job_id, monitor_id FROM notification_rules
-   WHERE job_id = ANY($1::text[]) OR monitor_id = ANY($2::text[])`;
+  SELECT r.id, r.channel_id, COALESCE(c.destination_key, r.channel_id) AS destination, r.event, r.job_id, r.monitor_id
+    FROM notification_rules AS r JOIN notification_channels AS c ON c.id = r.channel_id
+   WHERE r.job_id = ANY($1::text[]) OR r.monitor_id = ANY($2::text[])
+   ORDER BY r.created_at, r.id`;
+
+const DELIVERY_COLUMNS: readonly Column<NewDelivery>[] = [
+  { name: 'id', type: 'text', value: (d) => d.id },
+  { name: 'workspace_id', type: 'text', value: (d) => d.workspaceId },
+  { name: 'execution_id', type: 'text', value: (d) => d.executionId },
+  { name: 'monitor_id', type: 'text', value: (d) => d.monitorId },
+  { name: 'kind', type: 'text', value: (d) => d.kind },
+  { name: 'channel_id', type: 'text', value: (d) => d.channelId },
+  { name: 'rule_id', type: 'text', value: (d) => d.ruleId },
+  { name: 'event', type: 'text', value: (d) => d.event },
+  { name: 'url', type: 'text', value: (d) => d.url },
+  { name: 'payload', type: 'jsonb', value: (d) => d.payload },
+  { name: 'context', type: 'jsonb', value: (d) => d.context },
+];
 
 const INSERT_SQL = `
-  INSERT INTO deliveries (id, workspace_id, execution_id, monitor_id, kind, channel_id, rule_id, event, url, payload, context,
-                          status, next_attempt_at, created_at, updated_at)
-  SELECT t.*, 'pending', $12::timestamptz, $12::timestamptz, $12::timestamptz
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                $10::jsonb[], $11::jsonb[]) AS t`;
+  INSERT INTO deliveries (${columnNames(DELIVERY_COLUMNS)}, status, next_attempt_at, created_at, updated_at)
+  SELECT t.*, 'pending', ${paramAfter(DELIVERY_COLUMNS)}::timestamptz, ${paramAfter(DELIVERY_COLUMNS)}::timestamptz, ${paramAfter(DELIVERY_COLUMNS)}::timestamptz
+    FROM ${unnestFrom(DELIVERY_COLUMNS, 't')}`;
 
 interface EventRow {
   workspace_id: string;
@@ -86,25 +101,7 @@ const toExecution = (r: ExecutionRow): EventExecution => ({
 
 async function insertDeliveries(client: pg.PoolClient, rows: NewDelivery[], at: Date): Promise<void> {
   if (rows.length === 0) return;
-  const col = <T>(pick: (d: NewDelivery) => T) => rows.map(pick);
-  await client.query({
-    name: 'relay-insert-deliveries',
-    text: INSERT_SQL,
-    values: [
-      col((d) => d.id),
-      col((d) => d.workspaceId),
-      col((d) => d.executionId),
-      col((d) => d.monitorId),
-      col((d) => d.kind),
-      col((d) => d.channelId),
-      col((d) => d.ruleId),
-      col((d) => d.event),
-      col((d) => d.url),
-      col((d) => JSON.stringify(d.payload)),
-      col((d) => (d.context ? JSON.stringify(d.context) : null)),
-      at.toISOString(),
-    ],
-  });
+  await client.query({ name: 'relay-insert-deliveries', text: INSERT_SQL, values: [...columnArrays(DELIVERY_COLUMNS, rows), at.toISOString()] });
 }
 
 /** One transaction: take up to `limit` events, write the deliveries they owe. */
@@ -121,12 +118,12 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
     }
     const jobIds = [...new Set([...executions.values()].map((e) => e.jobId))];
     const monitorIds = [...new Set(events.flatMap((e) => (e.monitorId ? [e.monitorId] : [])))];
-    const { rows: ruleRows } = await client.query<{ id: string; channel_id: string; event: RuleEvent; job_id: string | null; monitor_id: string | null }>({
+    const { rows: ruleRows } = await client.query<{ id: string; channel_id: string; destination: string; event: RuleEvent; job_id: string | null; monitor_id: string | null }>({
       name: 'relay-rules',
       text: RULES_SQL,
       values: [jobIds, monitorIds],
     });
-    const rules: RuleRow[] = ruleRows.map((r) => ({ id: r.id, channelId: r.channel_id, event: r.event, jobId: r.job_id, monitorId: r.monitor_id }));
+    const rules: RuleRow[] = ruleRows.map((r) => ({ id: r.id, channelId: r.channel_id, destination: r.destination, event: r.event, jobId: r.job_id, monitorId: r.monitor_id }));
     const byOwner = new Map<string, RuleRow[]>();
     for (const rule of rules) {
       const owner = rule.jobId ?? rule.monitorId ?? '';

@@ -5,7 +5,7 @@ import type { NotificationRule } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 
 /** What a rule hangs on: a job (execution and approval events) or a monitor (down and recovery). */

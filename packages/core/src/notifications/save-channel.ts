@@ -1,15 +1,17 @@
+import { createHmac } from 'node:crypto';
 import Joi from 'joi';
 import type { Config } from '../config/config.js';
 import { Prisma } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
-import { isBlockedLiteralHost } from '../http/target-guard.js';
+import { isBlockedLiteralHost, PRIVATE_TARGET_MESSAGE } from '../http/target-guard.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
+import { derivedKeys } from '../secrets/crypto.js';
 import { placeholderSafeUrl } from '../templates/template.js';
-import { joiDetails, validate } from '../validation/validate.js';
+import { validate } from '../validation/validate.js';
 import { CHANNEL_TYPES, type ChannelType } from '@cronsvc/contracts';
 import { CHANNEL_ADAPTERS, type ChannelAdapter, type ChannelConfig } from './adapters/index.js';
-import { credentialReferences, decryptCredentials, encryptCredentials, secretNamesOf, splitConfig } from './channel-credentials.js';
+import { credentialReferences, decryptCredentials, encryptCredentials, secretNamesOf, splitConfig, type ChannelOwner } from './channel-credentials.js';
 import { findChannel, MAX_CHANNELS_PER_WORKSPACE, type ChannelRow } from './channel-store.js';
 
 export const createSchema = Joi.object({
@@ -34,9 +36,7 @@ interface ChannelInput {
 
 /** The type's config schema, with every problem reported under `config.`. */
 function validConfig(adapter: ChannelAdapter<unknown>, config: ChannelConfig): ChannelConfig {
-  const { value, error } = adapter.configSchema.validate(config, { abortEarly: false, convert: false, errors: { wrap: { label: false } } });
-  if (error) throw AppError.validation(joiDetails(error, 'config'));
-  return value as ChannelConfig;
+  return validate<ChannelConfig>(adapter.configSchema, config, { prefix: 'config' });
 }
 
 /** Save-time checks beyond the schema: placeholders name secrets only, and URLs are not private literal addresses. */
@@ -50,7 +50,7 @@ function checkConfig(config: Pick<Config, 'allowPrivateTargets'>, adapter: Chann
     for (const field of adapter.urlFields) {
       const url = full[field];
       if (typeof url === 'string' && isBlockedLiteralHost(placeholderSafeUrl(url))) {
-        problems.push({ path: `config.${field}`, message: 'must be a publicly reachable address (loopback, private and link-local hosts are refused)' });
+        problems.push({ path: `config.${field}`, message: PRIVATE_TARGET_MESSAGE });
       }
     }
   }
@@ -72,8 +72,19 @@ async function lockReferencedSecrets(tx: Prisma.TransactionClient, workspaceId: 
   if (problems.length > 0) throw AppError.validation(problems);
 }
 
+/**
+ * Who the channel's messages reach: an HMAC of its type and destination fields (templates as
+ * written), under a key derived for this alone. Keyed, because those fields include credentials
+ * (a bot token, a webhook URL holding its secret): a plain hash of one would let anyone with the
+ * database test guesses against it.
+ */
+export function destinationKey(key: Buffer, adapter: ChannelAdapter<unknown>, full: ChannelConfig): string {
+  const parts = adapter.destinationFields.map((field) => (full[field] === undefined || full[field] === null ? '' : String(full[field])));
+  return createHmac('sha256', derivedKeys(key).channelDestinationMac).update(JSON.stringify([adapter.type, ...parts])).digest('hex');
+}
+
 /** Validates a whole channel and prepares its stored columns. */
-function prepare(deps: Pick<Deps, 'config'>, input: ChannelInput) {
+function prepare(deps: Pick<Deps, 'config'>, channel: ChannelOwner, input: ChannelInput) {
   const adapter = CHANNEL_ADAPTERS[input.type];
   const full = validConfig(adapter, input.config);
   checkConfig(deps.config, adapter, full);
@@ -84,15 +95,17 @@ function prepare(deps: Pick<Deps, 'config'>, input: ChannelInput) {
       name: input.name,
       type: input.type,
       config: config as Prisma.InputJsonValue,
-      credentials: encryptCredentials(deps.config.secretsEncryptionKey, credentials),
+      credentials: encryptCredentials(deps.config.secretsEncryptionKey, channel, credentials),
       secretRefs: secretNamesOf(credentials),
+      destinationKey: destinationKey(deps.config.secretsEncryptionKey, adapter, full),
     },
   };
 }
 
 export async function createChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string, body: unknown): Promise<ChannelRow> {
   const input = validate<ChannelInput>(createSchema, body);
-  const { credentials, data } = prepare(deps, input);
+  const id = newId('chn');
+  const { credentials, data } = prepare(deps, { id, workspaceId }, input);
   const now = deps.clock.now();
   return deps.db.$transaction(async (tx) => {
     // Channel creates of one workspace take turns, so the limit holds under concurrency.
@@ -102,7 +115,7 @@ export async function createChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>,
       throw new AppError('limit_exceeded', `a workspace can have at most ${MAX_CHANNELS_PER_WORKSPACE} notification channels; delete one first`);
     }
     await lockReferencedSecrets(tx, workspaceId, credentials);
-    return tx.notificationChannel.create({ data: { ...data, id: newId('chn'), workspaceId, createdAt: now, updatedAt: now } });
+    return tx.notificationChannel.create({ data: { ...data, id, workspaceId, createdAt: now, updatedAt: now } });
   });
 }
 
@@ -130,10 +143,10 @@ export async function updateChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>,
     if (typeChanged && patch.config === undefined) {
       throw AppError.validation([{ path: 'config', message: `is required when the type changes (the ${current.type} config does not apply to ${type})` }]);
     }
-    const currentConfig: ChannelConfig = typeChanged ? {} : { ...(current.config as ChannelConfig), ...decryptCredentials(deps.config.secretsEncryptionKey, current.credentials) };
+    const currentConfig: ChannelConfig = typeChanged ? {} : { ...(current.config as ChannelConfig), ...decryptCredentials(deps.config.secretsEncryptionKey, current, current.credentials) };
     // A field given under another name (chat_a's `url`) replaces the stored one of its own name.
     for (const [alias, field] of Object.entries(CHANNEL_ADAPTERS[type].aliases ?? {})) if (patch.config && alias in patch.config) delete currentConfig[field];
-    const { credentials, data } = prepare(deps, { name: patch.name ?? current.name, type, config: mergedConfig(currentConfig, patch.config) });
+    const { credentials, data } = prepare(deps, current, { name: patch.name ?? current.name, type, config: mergedConfig(currentConfig, patch.config) });
     await lockReferencedSecrets(tx, workspaceId, credentials);
     return tx.notificationChannel.update({ where: { id }, data: { ...data, updatedAt: deps.clock.now() } });
   });

@@ -1,4 +1,4 @@
-import type { ExecutionEvent } from '../deliveries/execution-event.js';
+import type { ExecutionEvent } from './execution-event.js';
 import { isApprovalEvent, isMonitorEvent, type ApprovalEvent, type MonitorEvent, type NotificationMessage } from './notification-message.js';
 
 export type Tone = 'success' | 'failure' | 'warning';

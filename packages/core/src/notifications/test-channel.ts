@@ -1,8 +1,8 @@
-import { executionEvent } from '../deliveries/execution-event.js';
-import { sendMessage, SEND_TIMEOUT_MS } from '../deliveries/send-delivery.js';
+import { executionEvent } from './execution-event.js';
+import { sendMessage, SEND_TIMEOUT_MS } from './send-message.js';
 import type { HttpClient } from '../http/http-client.js';
 import { newToken } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { DecryptionError } from '../secrets/crypto.js';
 import type { ChannelTestResult, ChannelType } from '@cronsvc/contracts';
 import { CHANNEL_ADAPTERS } from './adapters/index.js';
@@ -55,7 +55,7 @@ export async function testChannel(deps: Deps & { http: HttpClient; mailer: Maile
   const type = channel.type as ChannelType;
   let resolved;
   try {
-    resolved = await resolveChannelConfig(deps, workspaceId, channel.config as Record<string, unknown>, channel.credentials);
+    resolved = await resolveChannelConfig(deps, channel, channel.config as Record<string, unknown>, channel.credentials);
   } catch (error) {
     if (error instanceof DecryptionError) return failed(`a credential cannot be decrypted: ${error.message}`, null, true);
     throw error;

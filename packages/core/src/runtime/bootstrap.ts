@@ -6,9 +6,10 @@ import { applyMigrations, ensureDatabase } from '../db/migrate.js';
 import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { applyQueueSchema, createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
+import { upgradeStoredValues } from '../secrets/upgrade-stored-values.js';
 import { createQueues } from '../queues/queues.js';
 import { ensureBootstrapWorkspace } from '../workspaces/workspaces.js';
-import { systemClock, type Deps } from './deps.js';
+import { systemClock, type Deps } from '../deps/deps.js';
 import { createRedis } from './redis.js';
 
 export interface Runtime extends Deps {
@@ -31,13 +32,18 @@ function assertResolved(config: Config): void {
 
 /**
  * Creates the database if missing, applies migrations (and BullMQ's schema when the queues are
- * on PostgreSQL), and applies the bootstrap token.
+ * on PostgreSQL), rewrites stored values of an older form, and applies the bootstrap token.
  */
 export async function prepareDatabase(config: Config, logger: Logger): Promise<void> {
   assertResolved(config);
   await ensureDatabase(config.databaseUrl);
   const applied = await applyMigrations(config.databaseUrl);
   if (applied.length > 0) logger.info('migrations applied', { applied });
+  const upgraded = await upgradeStoredValues(config.databaseUrl, config.secretsEncryptionKey);
+  if (Object.keys(upgraded.rewritten).length > 0) logger.info('stored values re-encrypted (enc2)', { rewritten: upgraded.rewritten });
+  if (Object.keys(upgraded.unreadable).length > 0) {
+    logger.warn('stored values that do not open with SECRETS_ENCRYPTION_KEY were left as they are', { unreadable: upgraded.unreadable });
+  }
   if (config.queueBackend === 'postgres') await applyQueueSchema(config.databaseUrl);
   if (config.bootstrapApiToken) {
     const db = createDb(config.databaseUrl, { max: 1 });

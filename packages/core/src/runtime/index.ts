@@ -1,8 +1,6 @@
 // What other packages may use of runtime/; the other modules here are internal to @cronsvc/core.
 export { createRuntime, type Runtime, serviceLogger } from './bootstrap.js';
-export { type Clock, type Deps } from './deps.js';
 export { HEARTBEAT_STALE_SECONDS, startHeartbeat, supervisedWorkers, WORKER_KINDS } from './heartbeat.js';
-export { freePort, processAlive } from './local-host.js';
 export { operatorEndpoints, type OperatorEndpoints } from './operator-endpoints.js';
 export { storesEnv } from './resolve-stores.js';
 export { runService, startUp, SUPERVISED_ENV } from './run-service.js';

@@ -2,7 +2,7 @@ import type { ErrorEnvelope, Health, Readiness } from '@cronsvc/contracts';
 import { Registry } from 'prom-client';
 import { processRegistry } from '../metrics/registry.js';
 import { secretsEqual } from '../workspaces/workspaces.js';
-import type { Deps } from './deps.js';
+import type { Deps } from '../deps/deps.js';
 import { checkReadiness, type WorkerScope } from './readiness.js';
 import { createServiceGauges } from './service-gauges.js';
 import { answerSupervisor, scrapeThroughSupervisor, supervisedScrapeAvailable } from './supervised-metrics.js';

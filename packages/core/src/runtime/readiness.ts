@@ -1,6 +1,6 @@
 import type { ReadinessCheck } from '@cronsvc/contracts';
 import { readMigrations } from '../db/migrate.js';
-import type { Deps } from './deps.js';
+import type { Deps } from '../deps/deps.js';
 import { HEARTBEAT_STALE_SECONDS, WORKER_KINDS, workerStatuses, type WorkerKind } from './heartbeat.js';
 
 /** `ok`, or `fail: <reason>`: nothing secret, the body is public. */

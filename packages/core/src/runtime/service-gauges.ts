@@ -1,5 +1,5 @@
 import { Gauge, Registry } from 'prom-client';
-import type { Deps } from './deps.js';
+import type { Deps } from '../deps/deps.js';
 import { checkReadiness, oldestDueFireAgeSeconds, within, type WorkerScope } from './readiness.js';
 
 /**

@@ -1,7 +1,8 @@
 import { inTransaction } from '../db/client.js';
+import { columnArrays, paramAfter, unnestFrom, type Column } from '../db/columns.js';
 import { executionRow, firstAttempt } from '../executions/create-executions.js';
 import type { ExecutionEnqueue } from '../queues/queues.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { isRepeating, nextFireAfter, type Schedule } from './next-run.js';
 
 interface DueJob {
@@ -16,7 +17,7 @@ interface DueJob {
 
 /**
  * The fire of a due job and the job's next run. A slot already in the past fires once as
- * the catch-up for everything missed, and the job continues at its first slot after now (D4).
+ * the catch-up for everything missed, and the job continues at its first slot after now (docs/JOBS.md, "Schedules").
  */
 export function planFire(job: DueJob, now: Date): { scheduledFor: Date; nextRunAt: Date | null } {
   const scheduledFor = job.next_run_at;
@@ -25,19 +26,41 @@ export function planFire(job: DueJob, now: Date): { scheduledFor: Date; nextRunA
   return { scheduledFor, nextRunAt: nextFireAfter({ kind: job.kind, schedule: job.schedule, scheduleAnchor: job.schedule_anchor }, from) };
 }
 
+interface Fire {
+  id: string;
+  workspaceId: string;
+  jobId: string;
+  jobName: string;
+  scheduledFor: Date;
+  fireKey: string | null;
+  nextRunAt: Date | null;
+}
+
+const FIRE_COLUMNS: readonly Column<Fire>[] = [
+  { name: 'id', type: 'text', value: (f) => f.id },
+  { name: 'workspace_id', type: 'text', value: (f) => f.workspaceId },
+  { name: 'job_id', type: 'text', value: (f) => f.jobId },
+  { name: 'job_name', type: 'text', value: (f) => f.jobName },
+  { name: 'scheduled_for', type: 'timestamptz', value: (f) => f.scheduledFor },
+  { name: 'fire_key', type: 'text', value: (f) => f.fireKey },
+  { name: 'next_run_at', type: 'timestamptz', value: (f) => f.nextRunAt },
+];
+
 // One batch of fires in one statement: the executions (a slot already fired is skipped by the
 // unique fire key) and every job's next run.
 const FIRE_SQL = `
-  WITH fired AS (
+  WITH input AS (
+    SELECT * FROM ${unnestFrom(FIRE_COLUMNS, 'f')}
+  ), fired AS (
     INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, created_at, updated_at)
-    SELECT id, workspace_id, job_id, job_name, 'queued', 'schedule', scheduled_for, fire_key, scheduled_for, $8, $8
-      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS f(id, workspace_id, job_id, job_name, scheduled_for, fire_key)
+    SELECT id, workspace_id, job_id, job_name, 'queued', 'schedule', scheduled_for, fire_key, scheduled_for, ${paramAfter(FIRE_COLUMNS)}, ${paramAfter(FIRE_COLUMNS)}
+      FROM input
     ON CONFLICT (fire_key) DO NOTHING
     RETURNING id, scheduled_for
   ), moved AS (
-    UPDATE jobs AS j SET next_run_at = v.next_run_at
-      FROM unnest($3::text[], $7::timestamptz[]) AS v(id, next_run_at)
-     WHERE j.id = v.id
+    UPDATE jobs AS j SET next_run_at = i.next_run_at
+      FROM input AS i
+     WHERE j.id = i.job_id
   )
   SELECT id, scheduled_for FROM fired`;
 
@@ -75,22 +98,14 @@ export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; ba
           return { job, scheduledFor: job.next_run_at, nextRunAt: null };
         }
       });
-      const rows = plans.map((p) =>
-        executionRow({ workspaceId: p.job.workspace_id, jobId: p.job.id, jobName: p.job.name, source: 'schedule', scheduledFor: p.scheduledFor }),
-      );
+      const fires = plans.map((p): Fire => {
+        const row = executionRow({ workspaceId: p.job.workspace_id, jobId: p.job.id, jobName: p.job.name, source: 'schedule', scheduledFor: p.scheduledFor });
+        return { id: row.id, workspaceId: row.workspaceId, jobId: row.jobId, jobName: row.jobName, scheduledFor: p.scheduledFor, fireKey: row.fireKey ?? null, nextRunAt: p.nextRunAt };
+      });
       const { rows: created } = await client.query<{ id: string; scheduled_for: Date }>({
         name: 'fire-due-jobs-insert',
         text: FIRE_SQL,
-        values: [
-          rows.map((r) => r.id),
-          rows.map((r) => r.workspaceId),
-          rows.map((r) => r.jobId),
-          rows.map((r) => r.jobName),
-          plans.map((p) => p.scheduledFor.toISOString()),
-          rows.map((r) => r.fireKey),
-          plans.map((p) => p.nextRunAt?.toISOString() ?? null),
-          now,
-        ],
+        values: [...columnArrays(FIRE_COLUMNS, fires), now],
       });
       return { enqueue: created.map((c) => firstAttempt({ id: c.id, scheduledFor: c.scheduled_for })), seen: due.length };
     });

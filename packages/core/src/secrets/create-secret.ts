@@ -3,9 +3,9 @@ import Joi from 'joi';
 import { Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
-import { encryptValue } from './crypto.js';
+import { encryptValue, valuePlace } from './crypto.js';
 import { secretValueSchema } from './secret-value.js';
 import type { SecretRow } from './serialize-secret.js';
 
@@ -19,13 +19,14 @@ export const createSecretSchema = Joi.object({
 export async function createSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown): Promise<SecretRow> {
   const input = validate<{ name: string; value: string }>(createSecretSchema, body);
   const now = deps.clock.now();
+  const id = newId('sec');
   try {
     return await deps.db.secret.create({
       data: {
-        id: newId('sec'),
+        id,
         workspaceId,
         name: input.name,
-        value: encryptValue(deps.config.secretsEncryptionKey, input.value),
+        value: encryptValue(deps.config.secretsEncryptionKey, input.value, valuePlace('secrets.value', workspaceId, id)),
         createdAt: now,
         updatedAt: now,
       },

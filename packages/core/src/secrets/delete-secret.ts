@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 /**
  * Deletes a secret, unless a notification channel's credentials reference it (409

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import type { SecretRow } from './serialize-secret.js';
 

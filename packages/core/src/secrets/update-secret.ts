@@ -1,9 +1,9 @@
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
-import { encryptValue } from './crypto.js';
+import { encryptValue, valuePlace } from './crypto.js';
 import { secretValueSchema } from './secret-value.js';
 import type { SecretRow } from './serialize-secret.js';
 
@@ -15,7 +15,7 @@ export async function updateSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
   try {
     return await deps.db.secret.update({
       where: { id, workspaceId },
-      data: { value: encryptValue(deps.config.secretsEncryptionKey, input.value), updatedAt: deps.clock.now() },
+      data: { value: encryptValue(deps.config.secretsEncryptionKey, input.value, valuePlace('secrets.value', workspaceId, id)), updatedAt: deps.clock.now() },
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') throw AppError.notFound('secret');

@@ -1,3 +1,3 @@
 // What other packages may use of signatures/; the other modules here are internal to @cronsvc/core.
-export { generateSigningKey, openSigningKey, signingKeyBytes } from './signing-key-format.js';
+export { generateSigningKey, openSigningKey, signingKeyBytes, signingKeyPlace } from './signing-key-format.js';
 export { getSigningKey, loadSigningKeys, rotateSigningKey } from './signing-keys.js';

@@ -1,5 +1,5 @@
 import { encryptValue } from '../secrets/crypto.js';
-import { generateSigningKey, openSigningKey, signingKeyBytes } from './signing-key-format.js';
+import { generateSigningKey, openSigningKey, signingKeyBytes, signingKeyPlace } from './signing-key-format.js';
 
 describe('signing key format', () => {
   it('generates whsec_ + base64 of 32 random bytes, different each time', () => {
@@ -14,11 +14,14 @@ describe('signing key format', () => {
     expect(() => signingKeyBytes('AAECAw==')).toThrow(/whsec_/);
   });
 
-  it('opens an encrypted stored key, and reads a bare whsec_ value stored before encryption as is', () => {
+  it('opens an encrypted stored key in its own place only, and reads a bare whsec_ value stored before encryption as is', () => {
     const encryptionKey = Buffer.alloc(32, 7);
     const key = generateSigningKey();
-    expect(openSigningKey(encryptionKey, encryptValue(encryptionKey, key))).toBe(key);
-    expect(openSigningKey(encryptionKey, key)).toBe(key);
-    expect(() => openSigningKey(Buffer.alloc(32, 8), encryptValue(encryptionKey, key))).toThrow();
+    const current = signingKeyPlace('wsp_a', 'current');
+    expect(openSigningKey(encryptionKey, encryptValue(encryptionKey, key, current), current)).toBe(key);
+    expect(openSigningKey(encryptionKey, key, current)).toBe(key);
+    expect(() => openSigningKey(Buffer.alloc(32, 8), encryptValue(encryptionKey, key, current), current)).toThrow();
+    expect(() => openSigningKey(encryptionKey, encryptValue(encryptionKey, key, current), signingKeyPlace('wsp_b', 'current'))).toThrow();
+    expect(() => openSigningKey(encryptionKey, encryptValue(encryptionKey, key, current), signingKeyPlace('wsp_a', 'previous'))).toThrow();
   });
 });

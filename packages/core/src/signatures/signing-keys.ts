@@ -1,10 +1,10 @@
 import type { SigningKey } from '@cronsvc/contracts';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { encryptValue } from '../secrets/crypto.js';
 import type { SigningKeys } from './sign.js';
-import { generateSigningKey, openSigningKey, signingKeyBytes } from './signing-key-format.js';
+import { generateSigningKey, openSigningKey, signingKeyBytes, signingKeyPlace } from './signing-key-format.js';
 
 /** How long after a rotation requests also carry a signature made with the previous key. */
 export const PREVIOUS_KEY_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +23,7 @@ async function workspaceKeys(db: Db, workspaceId: string) {
 
 export async function getSigningKey(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string): Promise<SigningKey> {
   const row = await workspaceKeys(deps.db, workspaceId);
-  return { signing_key: openSigningKey(deps.config.secretsEncryptionKey, row.signingKey), created_at: row.signingKeyCreatedAt.toISOString() };
+  return { signing_key: openSigningKey(deps.config.secretsEncryptionKey, row.signingKey, signingKeyPlace(workspaceId, 'current')), created_at: row.signingKeyCreatedAt.toISOString() };
 }
 
 /**
@@ -44,9 +44,9 @@ export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock
     const { count } = await deps.db.workspace.updateMany({
       where: { id: workspaceId, signingKey: row.signingKey },
       data: {
-        signingKey: encryptValue(encryptionKey, key),
+        signingKey: encryptValue(encryptionKey, key, signingKeyPlace(workspaceId, 'current')),
         signingKeyCreatedAt: now,
-        previousSigningKey: encryptValue(encryptionKey, openSigningKey(encryptionKey, row.signingKey)),
+        previousSigningKey: encryptValue(encryptionKey, openSigningKey(encryptionKey, row.signingKey, signingKeyPlace(workspaceId, 'current')), signingKeyPlace(workspaceId, 'previous')),
         signingKeyRotatedAt: now,
       },
     });
@@ -56,37 +56,40 @@ export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock
 }
 
 export interface StoredSigningKeys {
+  workspaceId: string;
   signingKey: string;
   previousSigningKey: string | null;
   signingKeyRotatedAt: Date | null;
 }
 
 // Every attempt signs with its workspace's key, and decrypting it each time cost the executor
-// ~30 µs an attempt. A stored value is never reused for another key (each has its own IV), so
-// it maps to one HMAC key for good; the map is bounded and starts over when full.
+// ~30 µs an attempt. A stored value is never reused for another key (each has its own IV), so in
+// its own place it maps to one HMAC key for good. Kept by place and value (the same value copied
+// into another workspace must be checked there, and fail); bounded, and started over when full.
 const MAX_OPENED_KEYS = 10_000;
 const openedKeys = new WeakMap<Buffer, Map<string, Buffer>>();
 
-function hmacKey(encryptionKey: Buffer, stored: string): Buffer {
+function hmacKey(encryptionKey: Buffer, stored: string, workspaceId: string, which: 'current' | 'previous'): Buffer {
   let opened = openedKeys.get(encryptionKey);
   if (!opened) openedKeys.set(encryptionKey, (opened = new Map()));
-  let key = opened.get(stored);
+  const cacheKey = `${workspaceId}:${which}:${stored}`;
+  let key = opened.get(cacheKey);
   if (!key) {
-    key = signingKeyBytes(openSigningKey(encryptionKey, stored));
+    key = signingKeyBytes(openSigningKey(encryptionKey, stored, signingKeyPlace(workspaceId, which)));
     if (opened.size >= MAX_OPENED_KEYS) opened.clear();
-    opened.set(stored, key);
+    opened.set(cacheKey, key);
   }
   return key;
 }
 
 /** The HMAC keys to sign with at `now`: the current one, plus the previous one during the overlap. */
 export function signingKeysFrom(row: StoredSigningKeys, encryptionKey: Buffer, now: Date): SigningKeys {
-  const current = hmacKey(encryptionKey, row.signingKey);
+  const current = hmacKey(encryptionKey, row.signingKey, row.workspaceId, 'current');
   const { previousSigningKey: previous, signingKeyRotatedAt: rotatedAt } = row;
   if (!previous || !rotatedAt || now.getTime() - rotatedAt.getTime() >= PREVIOUS_KEY_OVERLAP_MS) return { current };
-  return { current, previous: hmacKey(encryptionKey, previous) };
+  return { current, previous: hmacKey(encryptionKey, previous, row.workspaceId, 'previous') };
 }
 
 export async function loadSigningKeys(db: Db, encryptionKey: Buffer, workspaceId: string, now: Date): Promise<SigningKeys> {
-  return signingKeysFrom(await workspaceKeys(db, workspaceId), encryptionKey, now);
+  return signingKeysFrom({ workspaceId, ...(await workspaceKeys(db, workspaceId)) }, encryptionKey, now);
 }

@@ -1,11 +1,13 @@
 /**
- * Placeholders of step-driven jobs (README "Workflows"): the request-job variables plus the roots
+ * Placeholders of step-driven jobs (docs/WORKFLOWS.md): the request-job variables plus the roots
  * `context` (the run's context) and `trigger` (the inbound request of a webhook_trigger job).
  * Finding them in steps with the path an error should name, and rendering them. Pure functions.
  */
 import type { Step } from '@cronsvc/contracts';
-import { CONTEXT_KEY } from '../workflows/step-schema.js';
 import { parseVariable, placeholderExpressions, replacePlaceholders, variableValue, type Variable, type VariableValues } from './template.js';
+
+/** Context keys are template names (`{{context.<key>}}`): what extract maps may name. */
+export const CONTEXT_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 
 export type StepVariable =
   | { root: 'variable'; variable: Variable }
@@ -65,6 +67,27 @@ export function stepTemplatedStrings(step: Step, at: string): { path: string; te
   return out;
 }
 
+/** Values that come from outside the workspace: an inbound call (trigger) or a target's answer (context). */
+const fromOutside = (parsed: StepVariable | null): boolean => parsed !== null && parsed.root !== 'variable';
+
+/** Where a URL's scheme and authority (host and port) end: at the first /, ? or # after "//", else the end. */
+function authorityEnd(url: string): number {
+  const start = url.indexOf('//');
+  const from = start < 0 ? 0 : start + 2;
+  const ends = ['/', '?', '#'].map((c) => url.indexOf(c, from)).filter((i) => i >= 0);
+  return ends.length > 0 ? Math.min(...ends) : url.length;
+}
+
+/**
+ * A step URL's placeholders that could change its scheme, host or port: values from a trigger or
+ * the context placed before the path begins (`https://api.example.com{{trigger.body.p}}` goes
+ * wherever "@evil.example/" sends it).
+ */
+function placeholdersInAuthority(url: string): string[] {
+  const end = authorityEnd(url);
+  return [...url.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].filter((m) => m.index < end && fromOutside(parseStepVariable(m[1]))).map((m) => m[0]);
+}
+
 const KNOWN =
   'use {{context.<key>}}, {{trigger.headers.<name>}}, {{trigger.body.<path>}}, {{trigger.query.<name>}}, {{trigger.source_ip}}, ' +
   '{{trigger.received_at}}, {{timestamp}}, {{uuid}}, {{execution_id}} or {{secret.<name>}}';
@@ -78,6 +101,11 @@ export function stepTemplateProblems(steps: Step[], kind: string): { problems: {
   const problems: { path: string; message: string }[] = [];
   const secrets: { path: string; name: string }[] = [];
   steps.forEach((step, i) => {
+    if (step.type === 'http') {
+      for (const placeholder of placeholdersInAuthority(step.url)) {
+        problems.push({ path: `steps[${i}].url`, message: `${placeholder} cannot come before the path: a value from a trigger or the context could change the host (start the path with / before it)` });
+      }
+    }
     for (const { path, text, shownToPeople } of stepTemplatedStrings(step, `steps[${i}]`)) {
       for (const { placeholder, expression } of placeholderExpressions(text)) {
         const parsed = parseStepVariable(expression);
@@ -122,6 +150,31 @@ function stepVariableValue(parsed: StepVariable | null, values: StepValues): str
 /** Substitutes every placeholder in one pass: values brought in (a context value holding `{{uuid}}`) are never scanned again. */
 export function renderStepString(text: string, values: StepValues): string {
   return replacePlaceholders(text, (expression) => stepVariableValue(parseStepVariable(expression), values));
+}
+
+/**
+ * A step's URL rendered. Values from a trigger or the context are percent-encoded but for "/", so
+ * they can make up path segments or a query value, and never end the path early, add a query
+ * parameter or reach the scheme, host or port. Null when those values would still change the
+ * scheme, host or port, which the save-time check keeps out of new jobs.
+ */
+export function renderStepUrl(text: string, values: StepValues): string | null {
+  const render = (outside: (value: string) => string) =>
+    replacePlaceholders(text, (expression) => {
+      const parsed = parseStepVariable(expression);
+      const value = stepVariableValue(parsed, values);
+      return value !== null && fromOutside(parsed) ? outside(value) : value;
+    });
+  const rendered = render((value) => encodeURIComponent(value).replaceAll('%2F', '/'));
+  return originOf(rendered) !== null && originOf(rendered) === originOf(render(() => '')) ? rendered : null;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** A JSON value with every string rendered, at any depth (keys are left as they are). */

@@ -1,3 +1,5 @@
+import { AppError } from '../errors/app-error.js';
+
 /**
  * Nesting limits for JSON. A value nested 200,000 levels deep parses (JSON.parse does not
  * recurse) but overflows the stack of everything that walks it afterwards (validation,
@@ -9,6 +11,12 @@ export const MAX_JOB_JSON_DEPTH = 64;
 
 /** The deepest any request body the API accepts may nest: a job wraps its values a few levels down. */
 export const MAX_REQUEST_JSON_DEPTH = 100;
+
+/** The answer to a request body nested deeper than MAX_REQUEST_JSON_DEPTH, on every endpoint alike. */
+export function requestTooDeep(): AppError {
+  const message = `request body must not be nested deeper than ${MAX_REQUEST_JSON_DEPTH} levels`;
+  return new AppError('validation_failed', message, [{ path: '(body)', message }]);
+}
 
 /** Whether `value` nests deeper than `limit` levels (a scalar is 0 levels, `[]` and `{}` are 1). */
 export function nestedDeeperThan(value: unknown, limit: number): boolean {

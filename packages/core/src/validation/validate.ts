@@ -1,15 +1,16 @@
 import type Joi from 'joi';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
+import { withoutDependentProblems } from './dependent-fields.js';
+import { MESSAGE_PREFERENCES } from './messages.js';
+import { containsNul, nulPaths } from './nul.js';
 
 function pathOf(path: (string | number)[]): string {
   return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
 
-export function joiDetails(error: Joi.ValidationError, prefix = ''): ErrorDetail[] {
-  return error.details.map((d) => {
-    const path = pathOf(d.path);
-    return { path: prefix && path ? `${prefix}.${path}` : prefix || path || '(body)', message: d.message };
-  });
+function detailOf(path: (string | number)[], message: string, prefix: string): ErrorDetail {
+  const dotted = pathOf(path);
+  return { path: prefix && dotted ? `${prefix}.${dotted}` : prefix || dotted || '(body)', message };
 }
 
 // A request with no body reaches here as undefined; that is a missing body, not an empty one.
@@ -25,14 +26,36 @@ function required(schema: Joi.Schema): Joi.Schema {
   return found;
 }
 
-/** Validates `input` against `schema`, collecting every problem, and returns the value with defaults. */
-export function validate<T>(schema: Joi.Schema, input: unknown, options: { context?: Record<string, unknown> } = {}): T {
+export interface ValidateOptions {
+  /** Values the schema's rules read, such as the time a run_at must lie after. */
+  context?: Record<string, unknown>;
+  /** Put in front of every problem's path: `config` for a channel's config. */
+  prefix?: string;
+}
+
+/**
+ * Validates `input` against `schema` and returns the value with defaults, or throws one
+ * validation_failed AppError with every problem as `<path>: <what is wrong>`. Only fields that
+ * are wrong are named: a field whose rules depend on a wrong field is not reported, and a string
+ * holding NUL (which PostgreSQL cannot store) is reported at its path rather than failing later.
+ */
+export function validate<T>(schema: Joi.Schema, input: unknown, options: ValidateOptions = {}): T {
   const { value, error } = required(schema).validate(input, {
+    ...MESSAGE_PREFERENCES,
     abortEarly: false,
     convert: false,
-    errors: { wrap: { label: false } },
     context: options.context,
   });
-  if (error) throw AppError.validation(joiDetails(error));
+  const prefix = options.prefix ?? '';
+  const problems = error ? withoutDependentProblems(schema, error.details).map((d) => detailOf(d.path, d.message, prefix)) : [];
+  if (containsNul(input)) {
+    for (const path of nulPaths(input)) {
+      const detail = detailOf(path, 'must not contain a NUL character', prefix);
+      // A field reported already, or a key of this object reported at its own path, is enough.
+      const within = (p: ErrorDetail) => path.length === 0 || p.path === detail.path || p.path.startsWith(`${detail.path}.`) || p.path.startsWith(`${detail.path}[`);
+      if (!problems.some(within)) problems.push(detail);
+    }
+  }
+  if (problems.length > 0) throw AppError.validation(problems);
   return value as T;
 }

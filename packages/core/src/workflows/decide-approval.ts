@@ -1,11 +1,12 @@
 import type { ApprovalDecision, ApprovalDecisionResult } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
-import { hashToken } from '../workspaces/workspaces.js';
-import { settleWait } from './settle-wait.js';
+import type { Deps } from '../deps/deps.js';
+import { hashToken } from '../ids/ids.js';
+import { settleWait } from '../executions/settle-wait.js';
+import { withoutNul } from '../validation/nul.js';
 
 /**
- * POST /v1/approvals/:token/approve|reject (DECISIONS D7): the first decision counts and queues
+ * POST /v1/approvals/:token/approve|reject (docs/WORKFLOWS.md, "Approvals"): the first decision counts and queues
  * the run; a token already decided (or expired) answers 409 already_decided, an unknown one 404.
  */
 export async function decideApproval(
@@ -15,9 +16,11 @@ export async function decideApproval(
   input: unknown,
 ): Promise<ApprovalDecisionResult> {
   const tokenHash = hashToken(token);
-  const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input });
+  // NUL in a comment or body is replaced before it is stored (Postgres cannot store it).
+  const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input: withoutNul(input) });
   if (settled) return { status: decision, execution_id: settled.executionId };
-  const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true } });
+  const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true, expiresAt: true } });
   if (!step || step.type !== 'approval') throw new AppError('not_found', 'no approval has this token');
-  throw new AppError('already_decided', `this approval is already ${step.decision ?? 'closed'}`);
+  const expired = step.expiresAt !== null && step.expiresAt <= deps.clock.now();
+  throw new AppError('already_decided', `this approval is already ${step.decision ?? (expired ? 'expired' : 'closed')}`);
 }

@@ -1,6 +1,6 @@
 import { inTransaction } from '../db/client.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 
 // Due waits, oldest first, locked so scheduler replicas split them; the current step of each
 // gets its timeout outcome and the execution is queued, all in one statement. A manual park of

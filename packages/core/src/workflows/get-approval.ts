@@ -1,16 +1,17 @@
 import type { Approval, ApprovalStatus, ExecutionStatus } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
-import type { Deps } from '../runtime/deps.js';
-import { hashToken } from '../workspaces/workspaces.js';
-import { approvalUrls } from './public-urls.js';
+import type { Deps } from '../deps/deps.js';
+import { hashToken } from '../ids/ids.js';
+import { approvalUrls } from '../jobs/public-urls.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /**
- * An approval by its token, readable before and after its decision (DECISIONS D7). A step that
- * ended without a decision (its run timed out) reads as expired.
+ * An approval by its token, readable before and after its decision. A step that ended without a
+ * decision (its run timed out), or whose time is up though the scheduler has not expired it yet,
+ * reads as expired: it can no longer be decided.
  */
-export async function getApproval(deps: Pick<Deps, 'db' | 'config'>, token: string): Promise<Approval> {
+export async function getApproval(deps: Pick<Deps, 'db' | 'config' | 'clock'>, token: string): Promise<Approval> {
   const step = await deps.db.stepExecution.findUnique({
     where: { tokenHash: hashToken(token) },
     include: { execution: { select: { id: true, status: true, jobId: true, jobName: true } } },
@@ -22,7 +23,8 @@ export async function getApproval(deps: Pick<Deps, 'db' | 'config'>, token: stri
     include: { attempts: { orderBy: { number: 'desc' }, take: 1, select: { statusCode: true } } },
   });
   const payload = (step.waitingPayload ?? {}) as { message?: string };
-  const status = (step.decision ?? (step.status === 'waiting' ? 'pending' : 'expired')) as ApprovalStatus;
+  const open = step.status === 'waiting' && (step.expiresAt === null || step.expiresAt > deps.clock.now());
+  const status = (step.decision ?? (open ? 'pending' : 'expired')) as ApprovalStatus;
   return {
     status,
     execution_id: step.execution.id,

@@ -20,6 +20,16 @@ describe('parseInboundBody', () => {
     expect(parseInboundBody(Buffer.alloc(0), undefined)).toBeNull();
     expect(() => parseInboundBody(Buffer.from('{"a":'), 'application/json')).toThrow(AppError);
   });
+
+  it('refuses JSON nested deeper than 100 levels before parsing it, with or without a JSON content type', () => {
+    const deep = Buffer.from('['.repeat(101) + ']'.repeat(101));
+    for (const type of ['application/json', undefined]) {
+      expect(() => parseInboundBody(deep, type)).toThrow(expect.objectContaining({ code: 'validation_failed', details: [{ path: '(body)', message: expect.stringContaining('100 levels') }] }));
+    }
+    expect(parseInboundBody(Buffer.from('['.repeat(100) + ']'.repeat(100)), 'application/json')).toHaveLength(1);
+    // Text is text, however many brackets it holds.
+    expect(parseInboundBody(deep, 'text/plain')).toBe(deep.toString());
+  });
 });
 
 describe('triggerInput', () => {
@@ -38,6 +48,18 @@ describe('triggerInput', () => {
       source_ip: '198.51.100.7',
       received_at: '2030-01-01T00:00:00.000Z',
     });
+  });
+
+  it('replaces NUL in the body, its keys, the query and the headers, since Postgres cannot store it', () => {
+    const input = triggerInput({
+      headers: { 'x-a': 'a\0b' },
+      body: { 'k\0': ['v\0'] },
+      query: { q: '\0' },
+      remoteAddress: '198.51.100.7',
+      receivedAt: new Date('2030-01-01T00:00:00.000Z'),
+    });
+    expect(input).toMatchObject({ headers: { 'x-a': 'a\uFFFDb' }, body: { 'k\uFFFD': ['v\uFFFD'] }, query: { q: '\uFFFD' } });
+    expect(JSON.stringify(input)).not.toContain('\\u0000');
   });
 
   it('keeps IPv6 peers as they are', () => {

@@ -1,8 +1,10 @@
 import { AppError } from '../errors/app-error.js';
 import type { TriggerValues } from '../templates/step-template.js';
+import { MAX_REQUEST_JSON_DEPTH, requestTooDeep, textNestedDeeperThan } from '../validation/json-depth.js';
+import { withoutNul } from '../validation/nul.js';
 
 /**
- * What the public endpoints make of an inbound request (README "Webhook triggers"): the body as
+ * What the public endpoints make of an inbound request (docs/WORKFLOWS.md, "Webhook triggers"): the body as
  * the sender meant it, and the `trigger_input` stored with a triggered execution. Pure functions.
  */
 
@@ -19,13 +21,16 @@ const isJsonType = (type: string) => type === 'application/json' || /^applicatio
 /**
  * The body of an inbound call: JSON for JSON content types (400 invalid_json when it does not
  * parse), fields for a form post (a repeated field becomes an array), text for anything else; a
- * body without a content type is read as JSON when it parses and as text otherwise. No body is null.
+ * body without a content type is read as JSON when it parses and as text otherwise. No body is
+ * null. JSON nested deeper than any other request body may be is a 400 before it is parsed, as
+ * on every other endpoint (whatever walks it later would overflow the stack).
  */
 export function parseInboundBody(raw: Buffer | undefined, contentType: string | undefined): unknown {
   if (!raw || raw.length === 0) return null;
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const text = raw.toString('utf8');
   if (isJsonType(type) || type === '') {
+    if (textNestedDeeperThan(raw, MAX_REQUEST_JSON_DEPTH)) throw requestTooDeep();
     try {
       return JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch {
@@ -53,8 +58,9 @@ export function sourceIp(remoteAddress: string | undefined): string | null {
 }
 
 /**
- * `trigger_input` (DECISIONS D7): header names lower-cased, `x-webhook-secret` left out,
- * `authorization`, `proxy-authorization` and `cookie` values replaced by `[redacted]`.
+ * `trigger_input` (docs/WORKFLOWS.md): header names lower-cased, `x-webhook-secret` left out,
+ * `authorization`, `proxy-authorization` and `cookie` values replaced by `[redacted]`, and NUL
+ * replaced wherever a sender put one (body, query, header), since Postgres cannot store it.
  */
 export function triggerInput(input: {
   headers: Record<string, string | string[] | undefined>;
@@ -69,5 +75,5 @@ export function triggerInput(input: {
     if (value === undefined || DROPPED_HEADERS.has(name)) continue;
     headers[name] = REDACTED_HEADERS.has(name) ? REDACTED : Array.isArray(value) ? value.join(', ') : value;
   }
-  return { headers, body: input.body, query: { ...input.query }, source_ip: sourceIp(input.remoteAddress), received_at: input.receivedAt.toISOString() };
+  return withoutNul({ headers, body: input.body, query: { ...input.query }, source_ip: sourceIp(input.remoteAddress), received_at: input.receivedAt.toISOString() });
 }

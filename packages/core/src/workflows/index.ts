@@ -4,5 +4,6 @@ export { expireWaits } from './expire-waits.js';
 export { getApproval } from './get-approval.js';
 export { parseInboundBody } from './inbound-request.js';
 export { getJobContext, patchJobContext } from './job-context.js';
-export { receiveTrigger } from './receive-trigger.js';
-export { resumeByToken } from './resume-wait.js';
+export { checkTriggerSecret, findTrigger, startTriggeredRun, type TriggerJob } from './receive-trigger.js';
+export { resumeByToken, unknownResumeToken } from './resume-wait.js';
+export { waitTokenKnown } from './wait-tokens.js';

@@ -4,12 +4,13 @@ import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { findJob } from '../jobs/job-store.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
-import { CONTEXT_KEY } from './step-schema.js';
+import { CONTEXT_KEY } from '../templates/step-template.js';
+import { jsonText } from '../db/columns.js';
 
 /**
- * A job's context store (README "Job context"): string keys to string values, kept across runs,
+ * A job's context store (docs/WORKFLOWS.md, "Job context"): string keys to string values, kept across runs,
  * read and changed through GET/PATCH /v1/jobs/:id/context and by steps' extract_to_context.
  * One row per job, locked by whoever changes it, so the limits hold under concurrent writers.
  */
@@ -60,7 +61,7 @@ async function lockContext(client: pg.PoolClient, jobId: string, now: Date): Pro
  */
 export async function changeContextIn(client: pg.PoolClient, jobId: string, changes: ContextChanges, now: Date): Promise<{ entries: ContextMap } | { problems: ErrorDetail[] }> {
   const result = applyChanges(await lockContext(client, jobId, now), changes);
-  if ('entries' in result) await client.query('UPDATE job_contexts SET entries = $2, updated_at = $3 WHERE job_id = $1', [jobId, JSON.stringify(result.entries), now]);
+  if ('entries' in result) await client.query('UPDATE job_contexts SET entries = $2, updated_at = $3 WHERE job_id = $1', [jobId, jsonText(result.entries), now]);
   return result;
 }
 

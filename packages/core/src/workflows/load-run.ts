@@ -1,5 +1,5 @@
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import type { TriggerValues } from '../templates/step-template.js';
 import type { Step } from '@cronsvc/contracts';
 

@@ -1,16 +1,18 @@
 import type { SqlPool } from '../db/client.js';
+import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
 import { newId } from '../ids/ids.js';
 import { currentRequestId } from '../logging/log-context.js';
-import type { Deps } from '../runtime/deps.js';
-import { hashToken } from '../workspaces/workspaces.js';
+import type { Deps } from '../deps/deps.js';
+import { hashToken } from '../ids/ids.js';
 import { triggerInput } from './inbound-request.js';
-import { webhookSecretMatches } from './webhook-credentials.js';
+import { needsRehash, webhookSecretHash, webhookSecretMatches } from '../jobs/webhook-credentials.js';
 
-interface TriggerJob {
+/** A webhook_trigger job as a trigger call finds it by its token. */
+export interface TriggerJob {
   id: string;
   workspace_id: string;
   name: string;
@@ -25,9 +27,19 @@ interface NewRun {
   jobId: string;
   jobName: string;
   at: Date;
-  triggerInput: string;
+  triggerInput: unknown;
   requestId: string | null;
 }
+
+const RUN_COLUMNS: readonly Column<NewRun>[] = [
+  { name: 'id', type: 'text', value: (r) => r.id },
+  { name: 'workspace_id', type: 'text', value: (r) => r.workspaceId },
+  { name: 'job_id', type: 'text', value: (r) => r.jobId },
+  { name: 'job_name', type: 'text', value: (r) => r.jobName },
+  { name: 'at', type: 'timestamptz', value: (r) => r.at },
+  { name: 'trigger_input', type: 'jsonb', value: (r) => r.triggerInput },
+  { name: 'request_id', type: 'text', value: (r) => r.requestId },
+];
 
 // Triggers arriving together share one lookup and one insert (one batcher per pool each), as
 // the API's token lookups and job inserts do: a burst of thousands costs a few round trips.
@@ -39,7 +51,7 @@ const LOOKUP_SQL = `
 const INSERT_SQL = `
   INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, trigger_input, request_id, created_at, updated_at)
   SELECT t.id, t.workspace_id, t.job_id, t.job_name, 'queued', 'webhook', t.at, t.at, t.trigger_input, t.request_id, t.at, t.at
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::text[]) AS t(id, workspace_id, job_id, job_name, at, trigger_input, request_id)
+    FROM ${unnestFrom(RUN_COLUMNS, 't')}
     JOIN jobs AS j ON j.id = t.job_id
   RETURNING id`;
 
@@ -59,8 +71,7 @@ const inserts = perPool(
   (pool: SqlPool) =>
     new GroupCommit<NewRun, boolean>(
       async (runs) => {
-        const values = [runs.map((r) => r.id), runs.map((r) => r.workspaceId), runs.map((r) => r.jobId), runs.map((r) => r.jobName), runs.map((r) => r.at.toISOString()), runs.map((r) => r.triggerInput), runs.map((r) => r.requestId)];
-        const { rows } = await pool.query<{ id: string }>({ name: 'insert-triggered', text: INSERT_SQL, values });
+        const { rows } = await pool.query<{ id: string }>({ name: 'insert-triggered', text: INSERT_SQL, values: columnArrays(RUN_COLUMNS, runs) });
         const stored = new Set(rows.map((r) => r.id));
         return runs.map((r) => stored.has(r.id));
       },
@@ -75,22 +86,39 @@ export interface InboundTrigger {
   remoteAddress: string | undefined;
 }
 
+type TriggerDeps = Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger' | 'config'>;
+
 /**
- * POST /v1/triggers/:token (DECISIONS D7). A known token of an active webhook_trigger job starts
- * an execution (source `webhook`, `trigger_input` from the request) that waits its turn like any
- * other under max_concurrent_executions. Unknown tokens, and jobs that are paused or draft, are
- * answered the same way and start nothing; only a wrong X-Webhook-Secret is an error (401).
- * Returns the new execution's id, or null when none was started.
+ * POST /v1/triggers/:token (docs/WORKFLOWS.md, "Webhook triggers"), in the order the API takes it, so that
+ * nothing is read or stored for a call that is refused: the job of the token (null for an unknown
+ * token, which is answered like a known one and starts nothing), then its secret, then the run.
  */
-export async function receiveTrigger(deps: Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger' | 'config'>, token: string, inbound: InboundTrigger): Promise<string | null> {
-  const job = await lookups(deps.pool).add(hashToken(token));
-  if (!job) return null;
-  if (job.webhook_secret_hash !== null) {
-    const given = inbound.headers['x-webhook-secret'];
-    if (!webhookSecretMatches(deps.config.secretsEncryptionKey, job.webhook_secret_hash, typeof given === 'string' ? given : undefined)) {
-      throw new AppError('unauthorized', 'X-Webhook-Secret does not match the secret of this trigger');
-    }
+export async function findTrigger(deps: Pick<Deps, 'pool'>, token: string): Promise<TriggerJob | null> {
+  return lookups(deps.pool).add(hashToken(token));
+}
+
+// Rewrites a first-version secret hash once a call has shown the secret (only then is it known).
+const REHASH_SQL = 'UPDATE jobs SET webhook_secret_hash = $3 WHERE id = $1 AND webhook_secret_hash = $2';
+
+/** Only a wrong or missing X-Webhook-Secret is an error (401), checked before the body is read. */
+export async function checkTriggerSecret(deps: Pick<Deps, 'pool' | 'config'>, job: TriggerJob, given: string | string[] | undefined): Promise<void> {
+  if (job.webhook_secret_hash === null) return;
+  const secret = typeof given === 'string' ? given : undefined;
+  if (!webhookSecretMatches(deps.config.secretsEncryptionKey, job.webhook_secret_hash, secret)) {
+    throw new AppError('unauthorized', 'X-Webhook-Secret does not match the secret of this trigger');
   }
+  if (needsRehash(job.webhook_secret_hash)) {
+    await deps.pool.query({ name: 'rehash-webhook-secret', text: REHASH_SQL, values: [job.id, job.webhook_secret_hash, webhookSecretHash(deps.config.secretsEncryptionKey, secret!)] });
+  }
+}
+
+/**
+ * A known token of an active webhook_trigger job starts an execution (source `webhook`,
+ * `trigger_input` from the request) that waits its turn like any other under
+ * max_concurrent_executions; a job that is paused or draft starts nothing. Returns the new
+ * execution's id, or null when none was started.
+ */
+export async function startTriggeredRun(deps: TriggerDeps, job: TriggerJob, inbound: InboundTrigger): Promise<string | null> {
   if (job.state !== 'active') {
     deps.logger.info('trigger ignored: the job is not active', { jobId: job.id, state: job.state });
     return null;
@@ -98,7 +126,7 @@ export async function receiveTrigger(deps: Pick<Deps, 'pool' | 'clock' | 'queues
   const at = deps.clock.now();
   const input = triggerInput({ headers: inbound.headers, body: inbound.body, query: inbound.query, remoteAddress: inbound.remoteAddress, receivedAt: at });
   const id = newId('exe');
-  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: JSON.stringify(input), requestId: currentRequestId() ?? null });
+  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: input, requestId: currentRequestId() ?? null });
   if (!stored) return null;
   await enqueueCommitted(deps, [{ executionId: id, attempt: 1, runAt: at }]);
   return id;

@@ -1,8 +1,9 @@
 import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
 import type pg from 'pg';
 import { inTransaction, SqlBuilder } from '../db/client.js';
+import { jsonText as json } from '../db/columns.js';
 import { newId } from '../ids/ids.js';
-import type { Deps } from '../runtime/deps.js';
+import type { Deps } from '../deps/deps.js';
 import { writeApprovalRequired, type ApprovalRequiredEvent } from './approval-required.js';
 import { executionEndedWrites } from './execution-ended.js';
 import { changeContextIn, type ContextChanges } from './job-context.js';
@@ -53,7 +54,6 @@ export type Recorded =
 /** The context store refused extract_to_context values; nothing of the recording was kept. */
 export class ContextLimitError extends Error {}
 
-const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 /** The SET list of the execution's update: its turn, position and context, and the state it takes. */
 function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, lastResponse: FinalState['response']): string[] {
@@ -63,9 +63,10 @@ function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, last
     `updated_at = ${b.param(now)}`,
     `steps = COALESCE(e.steps, ${b.param(json(run.stepsToStore))}::jsonb)`,
     `deadline_at = COALESCE(e.deadline_at, ${deadline}::timestamptz)`,
-    `context = ${b.param(JSON.stringify(rec.context))}::jsonb`,
+    `context = ${b.param(json(rec.context))}::jsonb`,
     `step_index = ${b.param(rec.index)}`,
     'park_requested = false',
+    'unrecorded_claims = 0',
   ];
   const { state } = rec;
   if (state.status === 'final') {
@@ -77,7 +78,7 @@ function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, last
       `finished_at = ${b.param(now)}`,
       `duration_ms = ${b.param(now.getTime() - run.exe.startedAt.getTime())}`,
       `final_response = ${b.param(json(lastResponse))}::jsonb`,
-      `final_output = ${b.param(JSON.stringify(rec.context))}::jsonb`,
+      `final_output = ${b.param(json(rec.context))}::jsonb`,
       `error_class = ${b.param(final.errorClass)}`,
       `error_message = ${b.param(final.errorMessage)}`,
       `dead_lettered_at = ${final.status === 'failed' ? b.param(now) : 'NULL'}`,
@@ -89,7 +90,7 @@ function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, last
     ...sets,
     `status = CASE WHEN e.park_requested THEN 'waiting' ELSE ${status}::text END`,
     `waiting_reason = CASE WHEN e.park_requested THEN 'manual' ELSE ${b.param(running ? null : state.reason)}::text END`,
-    `waiting_payload = CASE WHEN e.park_requested THEN NULL ELSE ${b.param(running ? null : JSON.stringify(state.payload))}::jsonb END`,
+    `waiting_payload = CASE WHEN e.park_requested THEN NULL ELSE ${b.param(running ? null : json(state.payload))}::jsonb END`,
     // A manual park of a step-driven run still ends at the run's deadline.
     `waiting_expires_at = CASE WHEN e.park_requested THEN ${deadline}::timestamptz ELSE ${b.param(running ? null : state.expiresAt)}::timestamptz END`,
     // Leases are on the database's clock, like the claim's (docs/adr/006-leases-on-the-database-clock.md).

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { SqlPool } from '../db/client.js';
-import { hashToken } from './workspaces.js';
+import { hashToken } from '../ids/ids.js';
 
 /**
  * RATE_LIMIT_PER_MINUTE per API token, shared by every API process: a fixed window of one minute

@@ -3,20 +3,16 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Joi from 'joi';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import { newId, newToken } from '../ids/ids.js';
+import { hashToken, newId, newToken } from '../ids/ids.js';
 import { encryptValue } from '../secrets/crypto.js';
-import { generateSigningKey } from '../signatures/signing-key-format.js';
+import { generateSigningKey, signingKeyPlace } from '../signatures/signing-key-format.js';
 import { validate } from '../validation/validate.js';
 
 export const API_TOKEN_PREFIX = 'csk_';
 
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
 /** Encrypted at rest like secrets: the key is what lets anyone forge our requests. */
-function newStoredSigningKey(encryptionKey: Buffer): string {
-  return encryptValue(encryptionKey, generateSigningKey());
+function newStoredSigningKey(encryptionKey: Buffer, workspaceId: string): string {
+  return encryptValue(encryptionKey, generateSigningKey(), signingKeyPlace(workspaceId, 'current'));
 }
 
 export const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
@@ -29,7 +25,8 @@ async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKE
 
 export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unknown): Promise<WorkspaceCreated> {
   const { name } = validate<WorkspaceInput>(createWorkspaceSchema, body);
-  const workspace = await db.workspace.create({ data: { id: newId('wsp'), name, signingKey: newStoredSigningKey(encryptionKey) } });
+  const id = newId('wsp');
+  const workspace = await db.workspace.create({ data: { id, name, signingKey: newStoredSigningKey(encryptionKey, id) } });
   const token = await issueToken(db, workspace.id);
   return { id: workspace.id, name: workspace.name, api_token: token.api_token, created_at: workspace.createdAt.toISOString(), updated_at: workspace.updatedAt.toISOString() };
 }
@@ -45,7 +42,7 @@ export async function revokeApiToken(db: Db, tokenId: string): Promise<void> {
   if (count === 0) throw AppError.notFound('token');
 }
 
-/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, D1). */
+/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, docs/CONFIGURATION.md). */
 export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, token: string): Promise<string> {
   const tokenHash = hashToken(token);
   // Every app runs this at start-up, often at the same moment: the lock makes them take turns,
@@ -54,9 +51,10 @@ export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, to
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
     const known = await tx.apiToken.findUnique({ where: { tokenHash } });
     if (known) return known.workspaceId;
+    const id = newId('wsp');
     const workspace =
       (await tx.workspace.findFirst({ where: { name: 'default' }, orderBy: { createdAt: 'asc' } })) ??
-      (await tx.workspace.create({ data: { id: newId('wsp'), name: 'default', signingKey: newStoredSigningKey(encryptionKey) } }));
+      (await tx.workspace.create({ data: { id, name: 'default', signingKey: newStoredSigningKey(encryptionKey, id) } }));
     await tx.apiToken.create({ data: { id: newId('tok'), workspaceId: workspace.id, tokenHash } });
     return workspace.id;
   });

@@ -1,6 +1,6 @@
 import type { ChannelType } from '@cronsvc/contracts';
 import type Joi from 'joi';
-import type { Classification, SendResult } from '../../deliveries/delivery-policy.js';
+import type { Classification, SendResult } from '../delivery-policy.js';
 import type { HttpClient } from '../../http/http-client.js';
 import type { NotificationMessage } from '../notification-message.js';
 import type { Mailer } from '../mailer.js';
@@ -42,6 +42,12 @@ export interface ChannelAdapter<Rendered> extends Sender<Rendered> {
   readonly credentialFields: readonly string[];
   /** Config fields holding a URL the channel posts to: the target guard checks them when saved. */
   readonly urlFields: readonly string[];
+  /**
+   * Config fields that together name who receives a message: channels of a workspace that agree
+   * on them are one destination, and an event reaches a destination once, however many of its
+   * channels subscribe to it.
+   */
+  readonly destinationFields: readonly string[];
   /** Other names a config field is accepted under (the schema renames them), alias -> field. */
   readonly aliases?: Readonly<Record<string, string>>;
 }

@@ -27,6 +27,7 @@ export const chatAAdapter: ChannelAdapter<ChatAMessage> = {
   }).rename('url', 'webhook_url'),
   credentialFields: ['webhook_url'],
   urlFields: ['webhook_url'],
+  destinationFields: ['webhook_url'],
   aliases: { url: 'webhook_url' },
   render(message, config) {
     const s = summarizeMessage(message);

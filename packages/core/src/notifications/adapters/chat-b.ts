@@ -36,6 +36,7 @@ export const chatBAdapter: ChannelAdapter<ChatBMessage> = {
   }),
   credentialFields: ['webhook_url'],
   urlFields: ['webhook_url'],
+  destinationFields: ['webhook_url', 'thread_id'],
   render(message, config) {
     const s = summarizeMessage(message);
     const roles = (config.mention_role_ids as string[] | undefined) ?? [];

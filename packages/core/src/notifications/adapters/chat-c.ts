@@ -45,6 +45,7 @@ export const chatCAdapter: ChannelAdapter<ChatCMessage> = {
   }),
   credentialFields: ['bot_token'],
   urlFields: [],
+  destinationFields: ['bot_token', 'chat_id', 'message_thread_id'],
   render(message, config) {
     const s = summarizeMessage(message);
     const lines = [`<b>${TONE_EMOJI[s.tone]} ${escapeHtml(truncate(s.title, 300))}</b>`, `<i>${escapeHtml(s.eventName)}</i>`, ''];

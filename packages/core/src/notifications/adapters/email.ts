@@ -75,6 +75,7 @@ export const emailAdapter: ChannelAdapter<RenderedEmail> = {
   configSchema: Joi.object({ email: Joi.string().email({ tlds: false }).max(254).required() }),
   credentialFields: [],
   urlFields: [],
+  destinationFields: ['email'],
   render(message) {
     const s = summarizeMessage(message);
     return { subject: truncate(oneLine(`[cron-service] ${s.title}`), 200), html: html(s), text: text(s) };

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { executionEvent } from '../../deliveries/execution-event.js';
+import { executionEvent } from '../execution-event.js';
 import type { NotificationMessage } from '../notification-message.js';
 import { chatAAdapter } from './chat-a.js';
 import { chatBAdapter } from './chat-b.js';

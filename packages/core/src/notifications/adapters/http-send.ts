@@ -1,6 +1,6 @@
 import Joi from 'joi';
-import type { Classification, SendResult } from '../../deliveries/delivery-policy.js';
-import { retryAfterMs } from '../../deliveries/delivery-policy.js';
+import type { Classification, SendResult } from '../delivery-policy.js';
+import { retryAfterMs } from '../delivery-policy.js';
 import type { HttpResult } from '../../http/http-client.js';
 import { placeholderSafeUrl } from '../../templates/template.js';
 import type { SendContext } from './adapter.js';
@@ -53,5 +53,5 @@ export function classifyHttp(result: SendResult, permanent: ReadonlySet<number>)
   return result.statusCode !== null && permanent.has(result.statusCode) ? 'permanent' : 'transient';
 }
 
-/** webhook, chat_a and chat_b: statuses a retry cannot fix (README, Notifications). */
+/** webhook, chat_a and chat_b: statuses a retry cannot fix (docs/NOTIFICATIONS.md, "Deliveries"). */
 export const WEBHOOK_STYLE_PERMANENT: ReadonlySet<number> = new Set([400, 401, 403, 404, 410, 413, 422]);

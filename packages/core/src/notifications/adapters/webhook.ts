@@ -14,6 +14,7 @@ export const webhookAdapter: ChannelAdapter<string> = {
   configSchema: Joi.object({ url: channelUrlSchema.required(), signing_secret: credentialSchema }),
   credentialFields: ['url', 'signing_secret'],
   urlFields: ['url'],
+  destinationFields: ['url'],
   render(message) {
     return JSON.stringify(message.payload);
   },

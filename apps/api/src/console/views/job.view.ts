@@ -1,0 +1,125 @@
+import { JOB_RULE_EVENTS, type Channel, type Execution, type Job, type Rule } from '@cronsvc/contracts';
+import { duration, scheduleInWords, when } from '../format.js';
+import { html, type Html } from '../html.js';
+import type { FieldErrors, FormValues } from '../job-form.js';
+import { paths } from '../paths.js';
+import { jobForm } from './job-form.view.js';
+import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+
+export interface JobPage {
+  job: Job;
+  fires: Date[];
+  executions: Execution[];
+  rules: Rule[];
+  channels: Channel[];
+  form: { values: FormValues; errors: FieldErrors };
+}
+
+function nextFires(ctx: ViewContext, job: Job, fires: Date[]): Html {
+  if (fires.length > 0) return html`<h3>Next ${fires.length === 1 ? 'fire' : `${fires.length} fires`} (UTC)</h3><ol class="fires">${fires.map((d) => html`<li>${when(d, ctx.now)}</li>`)}</ol>`;
+  const why =
+    job.state === 'active' ? 'It has no schedule of its own: it runs when it is run now or triggered.' : `Nothing is scheduled while the job is ${job.state}.`;
+  return html`<p class="muted">${why}</p>`;
+}
+
+function details(ctx: ViewContext, job: Job): Html {
+  const target = job.request
+    ? html`<dt>Request</dt><dd><code>${job.request.method}</code> <span class="mono">${job.request.url}</span></dd>`
+    : html`<dt>Steps</dt><dd>${(job.steps ?? []).map((s) => html`<code>${s.id}</code> (${s.type}) `)}</dd>`;
+  return html`<dl class="facts">
+<dt>Id</dt><dd><code>${job.id}</code></dd>
+<dt>Kind</dt><dd>${job.kind}</dd>
+${target}
+${job.trigger_url ? html`<dt>Trigger URL</dt><dd class="mono">${job.trigger_url}</dd>` : ''}
+<dt>Retries</dt><dd>up to ${job.retry_policy.max_attempts} attempts</dd>
+<dt>Concurrency</dt><dd>${job.max_concurrent_executions === 0 ? 'unlimited' : `at most ${job.max_concurrent_executions} at a time`}</dd>
+<dt>Created</dt><dd>${when(job.created_at, ctx.now)}</dd>
+<dt>Updated</dt><dd>${when(job.updated_at, ctx.now)}</dd>
+</dl>`;
+}
+
+function recentExecutions(ctx: ViewContext, job: Job, executions: Execution[]): Html {
+  if (executions.length === 0) return html`<p class="muted">No executions yet.</p>`;
+  const rows = executions.map(
+    (e) => html`<tr>
+<td data-label="Status"><a class="badge s-${e.status}" href="${paths.execution(e.id)}">${e.status}</a></td>
+<td data-label="Scheduled for">${when(e.scheduled_for, ctx.now)}</td>
+<td data-label="Source">${e.source}</td>
+<td data-label="Attempts">${e.attempt_count}</td>
+<td data-label="Duration">${duration(e.duration_ms)}</td>
+<td data-label="Error class">${e.error_class ?? ''}</td>
+</tr>`,
+  );
+  return html`<table class="list">
+<caption class="visually-hidden">Recent executions</caption>
+<thead><tr><th scope="col">Status</th><th scope="col">Scheduled for</th><th scope="col">Source</th><th scope="col">Attempts</th><th scope="col">Duration</th><th scope="col">Error class</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>
+<p><a href="${`${paths.executions}?${new URLSearchParams({ job_name: job.name })}`}">See every run of this job</a></p>`;
+}
+
+function rulesSection(ctx: ViewContext, job: Job, rules: Rule[], channels: Channel[]): Html {
+  const channelName = new Map(channels.map((c) => [c.id, c.name]));
+  const list =
+    rules.length === 0
+      ? html`<p class="muted">No rules: this job sends no notifications.</p>`
+      : html`<ul class="plain">${rules.map(
+          (r) =>
+            html`<li class="actions"><span><strong>${r.event}</strong> to ${channelName.get(r.channel_id) ?? r.channel_id}</span>${postButton(
+              ctx,
+              paths.ruleDelete({ kind: 'job', id: job.id }, r.id),
+              'Remove',
+              { className: 'small' },
+            )}</li>`,
+        )}</ul>`;
+  const form =
+    channels.length === 0
+      ? html`<p class="muted">Add a channel through the API or the CLI to send notifications.</p>`
+      : html`<form class="inline-form" method="post" action="${paths.jobRules(job.id)}">
+${csrfField(ctx.csrf)}
+<div class="field"><label for="rule-channel">Channel</label><select id="rule-channel" name="channel_id">${channels.map((c) => html`<option value="${c.id}">${c.name} (${c.type})</option>`)}</select></div>
+<div class="field"><label for="rule-event">Event</label><select id="rule-event" name="event">${JOB_RULE_EVENTS.map((e) => html`<option value="${e}">${e}</option>`)}</select></div>
+<button type="submit">Add rule</button>
+</form>`;
+  return html`${list}${form}`;
+}
+
+/** A job: schedule in words and its next fires, the actions, recent executions, rules, and the edit form. */
+export function jobView(ctx: ViewContext, view: JobPage): Html {
+  const { job } = view;
+  const pauseOrResume =
+    job.state === 'paused'
+      ? postButton(ctx, paths.jobAction(job.id, 'resume'), 'Resume')
+      : job.state === 'active'
+        ? postButton(ctx, paths.jobAction(job.id, 'pause'), 'Pause')
+        : html``;
+  return page(
+    ctx,
+    { title: job.name, section: 'jobs' },
+    html`<div class="page-head"><h1>${job.name}</h1>${badge(job.state)}</div>
+<div class="actions">
+${postButton(ctx, paths.jobAction(job.id, 'run-now'), 'Run now', { className: 'primary' })}
+${pauseOrResume}
+${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'danger', confirm: `Delete the job "${job.name}" with its executions and rules? This cannot be undone.` })}
+</div>
+<div class="grid">
+<section class="card" aria-labelledby="schedule-heading"><h2 id="schedule-heading">Schedule</h2><p><strong>${scheduleInWords(job)}</strong></p>${nextFires(ctx, job, view.fires)}</section>
+<section class="card" aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>${details(ctx, job)}</section>
+</div>
+<section class="card" aria-labelledby="recent-heading"><h2 id="recent-heading">Recent executions</h2>${recentExecutions(ctx, job, view.executions)}</section>
+<section class="card" aria-labelledby="rules-heading"><h2 id="rules-heading">Notification rules</h2>${rulesSection(ctx, job, view.rules, view.channels)}</section>
+<section aria-labelledby="edit-heading"><h2 id="edit-heading">Edit</h2>
+${jobForm(ctx, { action: paths.job(job.id), submitLabel: 'Save changes', mode: 'edit', values: view.form.values, errors: view.form.errors })}
+</section>`,
+  );
+}
+
+/** New job: the same form, empty but for the API's defaults. */
+export function newJobView(ctx: ViewContext, form: { values: FormValues; errors: FieldErrors }): Html {
+  return page(
+    ctx,
+    { title: 'New job', section: 'new-job' },
+    html`<h1>New job</h1>
+${jobForm(ctx, { action: paths.jobs, submitLabel: 'Create job', mode: 'create', values: form.values, errors: form.errors })}`,
+  );
+}

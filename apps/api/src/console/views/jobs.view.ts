@@ -1,0 +1,61 @@
+import { JOB_KINDS, JOB_STATES, type Job, type ListEnvelope } from '@cronsvc/contracts';
+import type { Outcome } from '@cronsvc/core';
+import { scheduleInWords, when } from '../format.js';
+import { html, type Html } from '../html.js';
+import { paths } from '../paths.js';
+import { badge, page, type ViewContext } from './layout.js';
+import { filterSelect, outcomeStrip, pager } from './list-parts.js';
+
+export interface JobsFilter {
+  name?: string;
+  state?: string;
+  kind?: string;
+}
+
+/** The last outcome of a job, linked to its execution. */
+function lastStatus(outcomes: Outcome[]): Html {
+  const last = outcomes[outcomes.length - 1];
+  return last ? html`<a class="badge s-${last.status}" href="${paths.execution(last.id)}">${last.status}</a>` : html`<span class="muted">never run</span>`;
+}
+
+function row(ctx: ViewContext, job: Job, outcomes: Outcome[]): Html {
+  return html`<tr>
+<td data-label="Name"><a href="${paths.job(job.id)}">${job.name}</a></td>
+<td data-label="Kind">${job.kind}</td>
+<td data-label="State">${badge(job.state)}</td>
+<td data-label="Schedule">${scheduleInWords(job)}</td>
+<td data-label="Next run">${when(job.next_run_at, ctx.now)}</td>
+<td data-label="Last status">${lastStatus(outcomes)}</td>
+<td data-label="Last 20">${outcomeStrip(outcomes)}</td>
+</tr>`;
+}
+
+/** Jobs: the workspace's jobs with their status at a glance, filtered by name, state and kind. */
+export function jobsView(ctx: ViewContext, list: ListEnvelope<Job>, outcomes: Map<string, Outcome[]>, filter: JobsFilter, error?: string): Html {
+  const filtered = Boolean(filter.name || filter.state || filter.kind);
+  const table =
+    list.data.length === 0
+      ? html`<p class="empty">${filtered ? 'No job matches these filters.' : html`No jobs yet. <a href="${paths.newJob}">Create one</a>.`}</p>`
+      : html`<table class="list">
+<caption class="visually-hidden">Jobs</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Schedule</th><th scope="col">Next run</th><th scope="col">Last status</th><th scope="col">Last 20</th></tr></thead>
+<tbody>${list.data.map((job) => row(ctx, job, outcomes.get(job.id) ?? []))}</tbody>
+</table>`;
+  return page(
+    ctx,
+    { title: 'Jobs', section: 'jobs' },
+    html`<div class="page-head"><h1>Jobs</h1><a class="button primary end" href="${paths.newJob}">Create a job</a></div>
+<form class="filters" method="get" action="${paths.jobs}" role="search" aria-label="Filter jobs"
+  hx-get="${paths.jobs}" hx-trigger="submit, input delay:300ms, change" hx-target="#jobs-results" hx-select="#jobs-results" hx-swap="outerHTML" hx-push-url="true" hx-sync="this:replace">
+<div class="field"><label for="filter-name">Name</label><input type="search" id="filter-name" name="name" value="${filter.name ?? ''}" autocomplete="off"></div>
+${filterSelect('filter-state', 'state', 'State', JOB_STATES, filter.state, 'Any state')}
+${filterSelect('filter-kind', 'kind', 'Kind', JOB_KINDS, filter.kind, 'Any kind')}
+<button type="submit">Filter</button>
+</form>
+<div id="jobs-results">
+${error ? html`<p class="alert" role="alert">${error}</p>` : ''}
+${table}
+${pager(paths.jobs, { ...filter }, list)}
+</div>`,
+  );
+}

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { aChannel, aMonitor, approvalStep, aRule, aWorkflow, httpStep } from '@cronsvc/core/testing';
+import { accessibilityProblems, DESKTOP, PHONE, SCREENSHOTS, scrollsSideways, useConsole } from './console-fixture.js';
+
+// Every console page, filled with data, at a desktop's and a phone's width: it renders, nothing
+// is wider than the screen, axe-core finds no serious or critical violation, and the keyboard
+// basics hold. Screenshots land in test-output/console/ for a person to look at.
+const f = useConsole();
+const pages: [string, string][] = [];
+
+beforeAll(async () => {
+  f.target.handle((req, res) => {
+    res.statusCode = req.url.startsWith('/fail') ? 503 : 200;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ ok: req.url, note: 'a body long enough to wrap: '.repeat(8) }));
+  });
+  const long = 'a job with a rather long name that has to wrap somewhere on a phone';
+  const job = await f.createJob({ name: long, kind: 'cron', schedule: { cron: '*/15 9-17 * * 1-5' }, request: { url: `${f.target.url}/ok/${'segment/'.repeat(12)}`, headers: { 'X-Trace': '{{uuid}}' } } });
+  const failing = await f.createJob({ name: 'failing', kind: 'recurring', schedule: { every_n_minutes: 30 }, request: { url: `${f.target.url}/fail` }, retry_policy: { max_attempts: 2 } });
+  const flow = await f.createJob(aWorkflow([httpStep('build', `${f.target.url}/build`), approvalStep('review', 'Ship it?')], { name: 'release' }));
+  const ok = await f.runNow(job.id);
+  const bad = await f.runNow(failing.id);
+  const waiting = await f.runNow(flow.id);
+  await Promise.all([f.until(ok, 'succeeded'), f.until(bad, 'failed'), f.until(waiting, 'waiting')]);
+  const channel = await aChannel(f.ctx.runtime, f.workspaceId, 'webhook', { url: `${f.target.url}/hook` }, 'ops hook');
+  await aRule(f.ctx.runtime, f.workspaceId, { kind: 'job', id: failing.id }, channel.id, 'on_failure');
+  await aMonitor(f.ctx.runtime, f.workspaceId, { name: 'backup heartbeat', expected_interval_sec: 86_400 });
+  const secret = await f.post('/v1/secrets', { name: 'API_KEY', value: 'value' });
+  pages.push(
+    ['jobs', '/console/jobs'],
+    ['job', `/console/jobs/${job.id}`],
+    ['workflow-job', `/console/jobs/${flow.id}`],
+    ['new-job', '/console/jobs/new'],
+    ['executions', '/console/executions'],
+    ['execution', `/console/executions/${bad}`],
+    ['execution-waiting', `/console/executions/${waiting}`],
+    ['dead-letters', '/console/dead-letters'],
+    ['monitors', '/console/monitors'],
+    ['channels', '/console/channels'],
+    ['secrets', '/console/secrets'],
+    ['secret', `/console/secrets/${secret.body.id}`],
+    ['not-found', '/console/jobs/job_missing'],
+  );
+});
+
+async function checkEveryPage(page: Page, width: string): Promise<void> {
+  const problems: string[] = [];
+  for (const [name, url] of pages) {
+    const res = await page.goto(`${f.base}${url}`);
+    expect({ name, status: res?.status() }).toEqual({ name, status: name === 'not-found' ? 404 : 200 });
+    await page.locator('h1').waitFor();
+    problems.push(...(await accessibilityProblems(page)).map((p) => `${name}: ${p}`));
+    if (await scrollsSideways(page)) problems.push(`${name}: wider than the ${width} window`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  expect(problems).toEqual([]);
+}
+
+it('renders every page at desktop width with no serious or critical axe-core violation', async () => {
+  await checkEveryPage(await f.signedInPage(DESKTOP), 'desktop');
+});
+
+it('fits every page on a 390 px wide phone, without sideways scrolling or axe-core violations', async () => {
+  await checkEveryPage(await f.signedInPage(PHONE), 'phone');
+});
+
+it('has the sign-in page pass too, at both widths', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const page = await (await f.browser.newContext({ viewport })).newPage();
+    await page.goto(`${f.base}/console/sign-in`);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.getByLabel('API token').fill('csk_wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-error-${viewport.width}.png`), fullPage: true });
+  }
+});
+
+it('works from the keyboard: a skip link first, landmarks, the navigation names, a visible focus', async () => {
+  const page = await f.signedInPage(DESKTOP);
+  await page.keyboard.press('Tab');
+  const focused = await page.evaluate('[document.activeElement.textContent, getComputedStyle(document.activeElement).outlineStyle]');
+  expect(focused).toEqual(['Skip to content', 'solid']);
+  await page.keyboard.press('Enter');
+  expect(await page.evaluate('document.activeElement.id')).toBe('main');
+  expect(await page.getByRole('banner').count()).toBe(1);
+  expect(await page.getByRole('main').count()).toBe(1);
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Executions', 'Dead letters', 'Monitors', 'Channels', 'Secrets', 'New job']);
+  expect(await nav.getByRole('link', { name: 'Jobs' }).getAttribute('aria-current')).toBe('page');
+});

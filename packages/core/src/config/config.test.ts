@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config.js';
+
+const keyFile = path.join(mkdtempSync(path.join(tmpdir(), 'cronsvc-config-')), 'secrets.key');
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, keyFile);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message.split('\n').slice(1).map((line) => line.replace(/^\s+- /, ''));
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('loadConfig messages', () => {
+  it('reports every bad variable at once, each as "<NAME>: <what is wrong>"', () => {
+    expect(problemsOf({ PORT: 'x', REDIS_URL: 'http://r', LOG_LEVEL: 'loud' })).toEqual([
+      'PORT: must be a number',
+      'REDIS_URL: must be an absolute URL with the scheme redis|rediss',
+      'LOG_LEVEL: must be one of error, warn, info, http, verbose, debug, silly, silent',
+    ]);
+  });
+
+  it('says that DATABASE_URL may also be "embedded"', () => {
+    expect(problemsOf({ DATABASE_URL: 'mysql://db/x' })).toEqual(['DATABASE_URL: must be a postgres:// or postgresql:// URL, or embedded for the embedded PostgreSQL']);
+    expect(loadConfig({ DATABASE_URL: 'embedded' }, keyFile).databaseUrl).toBe('embedded');
+  });
+
+  it('says how to make an encryption key when one is missing in production or malformed', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['SECRETS_ENCRYPTION_KEY: is required when NODE_ENV=production; make one with: openssl rand -base64 32']);
+    expect(problemsOf({ SECRETS_ENCRYPTION_KEY: 'c2hvcnQ=' })).toEqual(['SECRETS_ENCRYPTION_KEY: must be 32 bytes, base64-encoded; make one with: openssl rand -base64 32']);
+    expect(problemsOf({ SECRETS_ENCRYPTION_KEY: 'not base64!' })).toHaveLength(1);
+  });
+
+  it('says how to make a production token that is too short', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(problemsOf({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key, ADMIN_TOKEN: 'short' })).toEqual([
+      'ADMIN_TOKEN: must be at least 32 characters long when NODE_ENV=production (it is 5); make one with: openssl rand -base64 32',
+    ]);
+  });
+
+  it('accepts a key made the way the message says', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key }, keyFile).secretsEncryptionKey).toEqual(Buffer.from(key, 'base64'));
+  });
+});

@@ -1,0 +1,3 @@
+// What other packages may use of runners/; the other modules here are internal to @cronsvc/core.
+export { runAttempt } from './run-attempt.js';
+export type { RunOutcome, RunnerDeps } from './runner.js';

@@ -1,0 +1,32 @@
+import type { Deps } from '../deps/deps.js';
+import type { ClaimedExecution } from '../executions/claim-attempt.js';
+import type { HttpClient } from '../http/http-client.js';
+
+/** How a turn of an execution ended, as the executor needs to know it. */
+export type RunOutcome =
+  | { done: 'succeeded' | 'failed' | 'retry' | 'parked' | 'waiting'; executionId: string }
+  | { retryAt: Date }
+  | { skip: string };
+
+export interface RunnerDeps extends Deps {
+  http: HttpClient;
+  random?: () => number;
+  /**
+   * Runs work within one of the process's attempt slots: the claim with the request it leads to,
+   * and each later request of a workflow's turn. Recordings need no slot: they hold no socket and
+   * leave in batches anyway.
+   */
+  inSlot?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * A runner carries a claimed execution through its turn, for one family of job kinds: request jobs
+ * make one attempt, step-driven jobs run steps (docs/adr/013-one-attempt-pipeline.md).
+ */
+export interface Runner {
+  /**
+   * The part of the turn that needs the claim's attempt slot (a request's send); what it answers
+   * records that part and carries the turn to its end, queueing what follows.
+   */
+  run(deps: RunnerDeps, exe: ClaimedExecution): Promise<{ record(): Promise<RunOutcome> }>;
+}
