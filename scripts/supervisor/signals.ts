@@ -1,6 +1,6 @@
 // What the supervisor of `npm start` adds so that an operator sees the whole service through the
 // API: one scrape of the API's /metrics covers every process, and the API's /readyz reports each
-// worker (docs/adr/012-operating-signals.md).
+// worker (docs/adr/016-operating-signals.md).
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { markProcess, serveScrapes, startHeartbeat, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS, type Logger, type Runtime } from '@cronsvc/core';

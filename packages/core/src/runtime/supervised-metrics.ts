@@ -5,7 +5,7 @@ import { SUPERVISED_ENV } from '../config/config.js';
 import { processRegistry } from '../metrics/registry.js';
 
 /**
- * One scrape of the API covers every process of `npm start` (docs/adr/012-operating-signals.md):
+ * One scrape of the API covers every process of `npm start` (docs/adr/016-operating-signals.md):
  * the API asks its supervisor over the IPC channel, the supervisor asks each child for its
  * registry as JSON, adds them up with its own (prom-client's AggregatorRegistry, as its cluster
  * mode does), and answers the text. Messages are plain objects with these types.
