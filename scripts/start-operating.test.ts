@@ -106,3 +106,24 @@ it('stops cleanly on SIGINT and leaves no heartbeat behind', async () => {
     await client.end();
   }
 });
+
+describe('with ALL_IN_ONE=1', () => {
+  let single: ServiceProcess;
+  beforeAll(async () => {
+    single = await startService({ ALL_IN_ONE: '1', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info' });
+  });
+  afterAll(() => single?.close());
+
+  it('reports every worker of its one process, and scrapes them all', async () => {
+    const ready = await waitFor(async () => {
+      const res = await fetch(`${single.base}/readyz`).catch(() => null);
+      return res?.status === 200 ? ((await res.json()) as { checks: Record<string, string> }) : undefined;
+    }, { timeoutMs: 90_000, what: () => `/readyz (output: ${single.app.output()})` });
+    expect(Object.keys(ready.checks).sort()).toEqual(['database', 'executor', 'migrations', 'notifier', 'queues', 'scheduler']);
+    const scrape = parsePrometheus(await (await fetch(`${single.base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } })).text());
+    for (const app of ['api', 'scheduler', 'executor', 'notifier']) expect([app, scrape.value('cronsvc_processes', { app })]).toEqual([app, 1]);
+    expect(single.app.output()).toContain('web console: http://localhost:');
+    single.app.child.kill('SIGINT');
+    expect(await single.app.exited).toBe(0);
+  });
+});

@@ -1,8 +1,11 @@
-import { freePort } from '@cronsvc/core';
-import { ADMIN_TOKEN, createTestContext, parsePrometheus, waitFor, type ChildApp, type TestContext } from '@cronsvc/core/testing';
+import { freePort } from '../src/db/local-host.js';
+import { parsePrometheus } from './prometheus-text.js';
+import { ADMIN_TOKEN, createTestContext, type ChildApp, type TestContext } from './test-context.js';
+import { waitFor } from './wait-for.js';
 
-// A worker started on its own (as `npm run start -w apps/<name>` does) serves /healthz, /readyz
-// and /metrics on HEALTH_PORT, so an orchestrator can probe it and Prometheus scrape it.
+// Each app started on its own, as `npm run start -w apps/<name>` does: it says where it is, and a
+// worker serves /healthz, /readyz and /metrics on HEALTH_PORT, so an orchestrator can probe it
+// and Prometheus scrape it.
 let ctx: TestContext;
 
 beforeAll(async () => {
@@ -49,5 +52,25 @@ describe.each(['executor', 'scheduler'] as const)('the %s started alone with HEA
     const post = await fetch(`${base}/healthz`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('the API started alone', () => {
+  it('says where it is, what is off, and warns when the target guard is off', async () => {
+    const port = await freePort();
+    const app = ctx.spawnApp('api', { PORT: String(port), LOG_LEVEL: 'info', ADMIN_TOKEN: '', PUBLIC_BASE_URL: 'https://cron.example.com' });
+    try {
+      await waitFor(() => /admin API and \/metrics: off/.test(app.output()), { timeoutMs: 60_000, what: () => `the start-up lines (output: ${app.output()})` });
+      const output = app.output();
+      expect(output).toContain(`API: http://localhost:${port} (listening on 0.0.0.0:${port}; public address https://cron.example.com)`);
+      expect(output).toContain(`API reference: http://localhost:${port}/docs`);
+      expect(output).toContain(`web console: http://localhost:${port}/console`);
+      expect(output).toContain('queue dashboard: off (set ADMIN_TOKEN to enable it)');
+      expect(output).toMatch(/warn \[api\] ALLOW_PRIVATE_TARGETS=true/);
+      expect(output).toMatch(/database: postgresql:\/\/postgres@127\.0\.0\.1:5432\//);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    } finally {
+      await app.stop();
+    }
   });
 });
