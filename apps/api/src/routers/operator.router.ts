@@ -3,7 +3,7 @@ import { operatorEndpoints } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
 /**
- * GET /healthz, /readyz and /metrics (README "Monitoring"): public health and readiness, and the
+ * GET /healthz, /readyz and /metrics (docs/OPERATIONS.md, "Monitoring"): public health and readiness, and the
  * Prometheus metrics behind the admin token. Under `npm start` readiness and metrics cover the
  * workers of the same supervisor.
  */
