@@ -12,9 +12,21 @@ type Json = Record<string, unknown>;
 // export of an ES module, which it is not.
 const parse = joiToJson as unknown as typeof joiToJson.parse;
 
+/**
+ * joi-to-json renders a map whose keys joi checks by a schema (`.pattern(...)`: request headers,
+ * context keys, extract maps) as an object that admits no key at all; it is a map.
+ */
+function mapsOpened(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(mapsOpened);
+  if (value === null || typeof value !== 'object') return value;
+  const out = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mapsOpened(inner)])) as Json;
+  const closedEmpty = out.type === 'object' && out.additionalProperties === false && Object.keys((out.properties as Json | undefined) ?? {}).length === 0;
+  return closedEmpty ? { ...out, properties: undefined, additionalProperties: {} } : out;
+}
+
 /** A joi schema as JSON Schema (OpenAPI 3.1 is JSON Schema 2020-12). */
 function jsonSchema(schema: Joi.Schema): Json {
-  return parse(schema as unknown as Parameters<typeof parse>[0], 'open-api-3.1') as Json;
+  return JSON.parse(JSON.stringify(mapsOpened(parse(schema as unknown as Parameters<typeof parse>[0], 'open-api-3.1')))) as Json;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -42,7 +42,11 @@ const jobs: Operation[] = [
     method: 'post', path: '/v1/jobs', tag: 'Jobs', auth: 'api', summary: 'Create a job',
     description: 'With an `Idempotency-Key` already used in the workspace, answers 200 with the existing job instead of creating another.',
     headers: [{ name: 'Idempotency-Key', description: '1 to 255 printable ASCII characters; a key used before returns the job it created.' }],
-    body: { schema: s.jobCreate, required: true, example: { name: 'nightly report', kind: 'cron', schedule: { cron: '0 2 * * *' }, request: { url: 'https://reports.example.com/run', method: 'POST' } } },
+    body: {
+      schema: s.jobCreate,
+      required: true,
+      example: { name: 'nightly report', kind: 'cron', schedule: { cron: '0 2 * * *' }, request: { url: 'https://reports.example.com/run', method: 'POST', headers: { Authorization: 'Bearer {{secret.reports_token}}' } } },
+    },
     success: { 201: { description: 'The job.', schema: 'Job', example: ex.job }, 200: { description: 'The job an earlier request with the same Idempotency-Key created.', schema: 'Job', example: ex.job } },
     errors: ['limit_exceeded'],
   },
