@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startUp, storesEnv, SUPERVISED_ENV } from '@cronsvc/core/start-up';
+import { announce, startUp, storesEnv } from '@cronsvc/core/start-up';
+import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,6 +20,7 @@ const STOP_GRACE_MS = 30_000;
 
 // Split, the API applies BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
 const { config, logger, stores } = await startUp('supervisor', { bootstrapToken: (c) => c.allInOne });
+const supervisorId = newSupervisorId();
 
 if (config.allInOne) {
   const [{ createRuntime }, { startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
@@ -28,14 +30,17 @@ if (config.allInOne) {
     import('@cronsvc/executor'),
     import('@cronsvc/notifier'),
   ]);
-  const runtime = createRuntime(config, logger, { dbPoolSize: 40 });
+  const runtime = createRuntime({ ...config, supervisor: supervisorId }, logger, { dbPoolSize: 40 });
   const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime)];
+  const signals = await allInOneSignals(runtime);
+  announce(logger, runtime.config, 'all');
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(130);
     stopping = true;
     // The API stops first so no new work arrives while the workers drain.
     for (const service of services) await service.stop();
+    await signals.stop();
     await runtime.close();
     await stores.stop();
     process.exit(0);
@@ -44,21 +49,23 @@ if (config.allInOne) {
   process.on('SIGTERM', () => void stop());
 } else {
   const children = new Map<string, ChildProcess>();
+  const signals = superviseChildren(supervisorId, config.databaseUrl, logger);
   // V8 lets each process's young generation grow to 32 MB during start-up and keeps it while idle;
   // 8 MB costs no measurable throughput (docs/BENCHMARKS.md, "Idle memory"). Flags the operator
   // puts in NODE_OPTIONS come after this one, so theirs win.
   const nodeOptions = `--max-semi-space-size=4 ${process.env.NODE_OPTIONS ?? ''}`.trim();
   // The children use the stores decided here: the embedded server's URL, the queue backend.
-  const childEnv = { ...process.env, ...storesEnv(stores), [SUPERVISED_ENV]: '1', NODE_OPTIONS: nodeOptions };
+  const childEnv = { ...process.env, ...storesEnv(stores), ...signals.env, NODE_OPTIONS: nodeOptions };
   // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
   const envOf = (name: string) => (name === 'api' ? childEnv : { ...childEnv, BOOTSTRAP_API_TOKEN: '' });
   // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
-  const exit = (code: number) => void stores.stop().finally(() => process.exit(code));
+  const exit = (code: number) => void signals.close().finally(() => stores.stop().finally(() => process.exit(code)));
   let stopping = false;
   const launch = (name: string, restarts: number) => {
     // node itself, not the tsx command, which would add a relay process per app.
-    const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: 'inherit', env: envOf(name) });
+    const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: signals.stdio, env: envOf(name) });
     children.set(name, child);
+    signals.adopt(child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
       children.delete(name);
@@ -92,4 +99,5 @@ if (config.allInOne) {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   for (const name of APPS) launch(name, 0);
+  announce(logger, config, 'all');
 }

@@ -13,6 +13,12 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** `DATABASE_URL=embedded` asks for the embedded PostgreSQL whatever answers at the default address. */
 export const EMBEDDED_DATABASE = 'embedded';
 
+/**
+ * Set by the supervisor (`npm start`) for its children, to its id: they leave the start-up lines
+ * to it, and their heartbeats name it, so the API's readiness can find its sibling workers.
+ */
+export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
+
 export interface Config {
   readonly nodeEnv: string;
   readonly port: number;
@@ -74,6 +80,17 @@ export interface Config {
   readonly publicRateLimitPerMinute: number | undefined;
   /** Notification messages (channel deliveries) one workspace may send per minute; more wait for the next minute. */
   readonly deliveryRateLimitPerMinute: number;
+  /** Port of /healthz, /readyz and /metrics of a worker started on its own; undefined = none. */
+  readonly healthPort: number | undefined;
+  /** Readiness fails when a due fire is later than this (seconds). */
+  readonly readyMaxFireLagSeconds: number;
+  /** Whether the queue dashboard may change the queues (retry, promote, remove, clean); read-only otherwise. */
+  readonly queueDashboardActions: boolean;
+  /**
+   * The `npm start` supervisor (or ALL_IN_ONE process) this process belongs to, set by it for its
+   * children; undefined for an app started on its own.
+   */
+  readonly supervisor: string | undefined;
 }
 
 const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
@@ -119,6 +136,10 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
   DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
+  HEALTH_PORT: Joi.number().integer().min(1).max(65535),
+  READY_MAX_FIRE_LAG_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
+  QUEUE_DASHBOARD_ACTIONS: Joi.boolean().truthy('1').falsy('0').default(false),
+  [SUPERVISED_ENV]: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
 }).unknown(true);
 
 // Tokens that guard the admin API and a whole workspace; in production one short enough to guess
@@ -207,5 +228,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
     deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
+    healthPort: value.HEALTH_PORT,
+    readyMaxFireLagSeconds: value.READY_MAX_FIRE_LAG_SECONDS,
+    queueDashboardActions: value.QUEUE_DASHBOARD_ACTIONS,
+    supervisor: value[SUPERVISED_ENV],
   });
 }

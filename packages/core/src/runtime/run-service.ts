@@ -1,5 +1,10 @@
 import type { Config } from '../config/config.js';
+import { markProcess } from '../metrics/families.js';
 import { createRuntime, type Runtime } from './bootstrap.js';
+import { startHealthServer } from './health-server.js';
+import { startHeartbeat, type WorkerKind } from './heartbeat.js';
+import { operatorEndpoints } from './operator-endpoints.js';
+import { announce } from './startup-lines.js';
 import { startUp } from './start-up.js';
 
 export interface Service {
@@ -7,14 +12,38 @@ export interface Service {
 }
 
 /**
+ * What a worker process adds to its work: its heartbeat, and, started alone with HEALTH_PORT,
+ * /healthz, /readyz and /metrics on that port. stop() removes both.
+ */
+async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ healthPort?: number; stop(): Promise<void> }> {
+  const { config, logger } = runtime;
+  const heartbeat = await startHeartbeat(runtime, kind, config.supervisor);
+  // Also what answers a supervisor's requests for this process's metrics.
+  const endpoints = operatorEndpoints(runtime, { scope: { workerId: heartbeat.workerId, kind }, serviceGauges: false });
+  // Under a supervisor the API answers for every process, and children would share one port.
+  const wantsPort = config.healthPort !== undefined && config.supervisor === undefined;
+  const server = wantsPort ? await startHealthServer(endpoints, config.healthPort!, logger) : null;
+  return {
+    healthPort: server?.port,
+    async stop() {
+      await server?.close();
+      await heartbeat.stop();
+    },
+  };
+}
+
+/**
  * The life of one process: start up, start the service, and on SIGINT or SIGTERM stop it
  * (finishing work in flight) before closing connections and, if this process started it, the
  * embedded PostgreSQL. A second signal exits at once.
  */
-export async function runService(name: string, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
+export async function runService(name: 'api' | WorkerKind, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
   const { config, logger, stores } = await startUp(name);
   const runtime = createRuntime(config, logger, { dbPoolSize: options.dbPoolSize?.(config) });
   const service = await start(runtime);
+  const signals = name === 'api' ? null : await workerSignals(runtime, name);
+  markProcess(name);
+  announce(logger, config, name, signals?.healthPort);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(130);
@@ -22,6 +51,7 @@ export async function runService(name: string, start: (runtime: Runtime) => Prom
     logger.info('stopping', { signal });
     try {
       await service.stop();
+      await signals?.stop();
       await runtime.close();
       await stores.stop();
       process.exit(0);

@@ -1,10 +1,9 @@
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { ConfigError, loadConfig, SUPERVISED_ENV, type Config } from '../config/config.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { prepareDatabase } from './prepare-database.js';
 import { resolveStores, type Stores } from './resolve-stores.js';
 
-/** Set by the supervisor (`npm start`) for its children, which then leave the start-up lines to it. */
-export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
+export { SUPERVISED_ENV };
 
 export function serviceLogger(config: Config, service: string): Logger {
   return createLogger({ level: config.logLevel, production: config.nodeEnv === 'production', service });
