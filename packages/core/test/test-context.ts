@@ -22,13 +22,20 @@ export interface ChildApp {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** A workspace of a test: its id, its API token and the header that carries the token. */
+export interface TestWorkspace {
+  id: string;
+  token: string;
+  auth: { Authorization: string };
+}
+
 export interface TestContext {
   env: Record<string, string>;
   config: Config;
   runtime: Runtime;
   database: TestDatabase;
   /** A fresh workspace with an API token. */
-  workspace(name?: string): Promise<{ id: string; token: string }>;
+  workspace(name?: string): Promise<TestWorkspace>;
   /** Deletes everything the queue store holds (Redis keys under the prefix, or BullMQ's job rows), as a lost Redis would; returns how many went. */
   loseQueues(): Promise<number>;
   /** Starts an app (`api`, `scheduler`, `executor`, `notifier`) as its own process, as `npm run start -w` would. */
@@ -105,7 +112,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     database,
     async workspace(name = 'test') {
       const created = await createWorkspace(runtime.db, config.secretsEncryptionKey, { name });
-      return { id: created.id, token: created.api_token };
+      return { id: created.id, token: created.api_token, auth: { Authorization: `Bearer ${created.api_token}` } };
     },
     async loseQueues() {
       if (config.queueBackend === 'postgres') {
