@@ -1,4 +1,4 @@
-import { getExecution, type ExecutionWithAttempts } from '../src/executions/list-executions.js';
+import { getExecution } from '../src/executions/list-executions.js';
 import { newId } from '../src/ids/ids.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { revealPingToken } from '../src/monitors/ping-token.js';
@@ -43,13 +43,13 @@ export async function aOneTimeExecution(runtime: Runtime, workspaceId: string, o
   return { job, executionId: id };
 }
 
-/** The execution once it has succeeded or failed, with its attempts. */
+/** The execution once it has succeeded or failed, as getExecution reads it (attempts and steps). */
 export function finishedExecution(
   runtime: Runtime,
   workspaceId: string,
   executionId: string,
   options: { timeoutMs?: number; what?: () => string } = {},
-): Promise<ExecutionWithAttempts> {
+): Promise<Awaited<ReturnType<typeof getExecution>>> {
   return waitFor(
     async () => {
       const exe = await getExecution(runtime, workspaceId, executionId);
@@ -104,40 +104,52 @@ export interface WorkspaceFixture {
   workspace: TestWorkspace;
 }
 
+/** Whether a fixture lives for the file (or describe block), or is made afresh for each test. */
+export interface FixtureLifetime {
+  perTest?: boolean;
+}
+
+const hooksFor = ({ perTest }: FixtureLifetime) => (perTest ? { setUp: beforeEach, tearDown: afterEach } : { setUp: beforeAll, tearDown: afterAll });
+
 /**
  * Registers the hooks of a test file that needs a database, a Redis prefix (`env` on top of the
- * test configuration) and one workspace (named `name`); the fields are filled in by its beforeAll.
+ * test configuration) and one workspace (named `name`); the fields are filled in by its first
+ * hook. With `perTest`, each test gets its own.
  */
-export function useWorkspace(env: Record<string, string> = {}, name?: string): WorkspaceFixture {
+export function useWorkspace(options: { env?: Record<string, string>; name?: string } & FixtureLifetime = {}): WorkspaceFixture {
+  const { setUp, tearDown } = hooksFor(options);
   const holder = {} as WorkspaceFixture;
-  beforeAll(async () => {
-    holder.ctx = await createTestContext(env);
-    holder.workspace = await holder.ctx.workspace(name);
+  setUp(async () => {
+    holder.ctx = await createTestContext(options.env);
+    holder.workspace = await holder.ctx.workspace(options.name);
     holder.workspaceId = holder.workspace.id;
   });
-  afterAll(() => holder.ctx?.close());
+  tearDown(() => holder.ctx?.close());
   return holder;
 }
 
 /**
- * A local target for the tests of the file (or describe block): started before them, closed
- * after them, and before each test answering 200 "ok" again with its record cleared. Read its
- * fields inside hooks and tests.
+ * A local target for the tests of the file (or describe block), or with `perTest` one for each
+ * test; it answers 200 "ok" and each test starts with its record empty and that answer back.
+ * Read its fields inside hooks and tests.
  */
-export function useTargetServer(): TargetServer {
+export function useTargetServer(lifetime: FixtureLifetime = {}): TargetServer {
+  const { setUp, tearDown } = hooksFor(lifetime);
   let server: TargetServer | undefined;
   const current = () => {
-    if (!server) throw new Error('the target starts in beforeAll');
+    if (!server) throw new Error('the target starts in a before hook');
     return server;
   };
-  beforeAll(async () => {
+  setUp(async () => {
     server = await startTargetServer();
   });
-  afterAll(() => server?.close());
-  beforeEach(() => {
-    current().received.length = 0;
-    current().handle((_req, res) => void res.end('ok'));
-  });
+  tearDown(() => server?.close());
+  if (!lifetime.perTest) {
+    beforeEach(() => {
+      current().received.length = 0;
+      current().handle((_req, res) => void res.end('ok'));
+    });
+  }
   return {
     get url() {
       return current().url;

@@ -13,7 +13,7 @@ let ctx: TestContext;
 let a: string;
 let b: string;
 
-const w = useWorkspace({}, 'a');
+const w = useWorkspace({ name: 'a' });
 beforeAll(async () => {
   ({ ctx, workspaceId: a } = w);
   b = (await ctx.workspace('b')).id;

@@ -16,7 +16,7 @@ let ctx: TestContext;
 let workspaceId: string;
 let jobId: string;
 
-const w = useWorkspace({ EXECUTION_LEASE_MS: '30000' });
+const w = useWorkspace({ env: { EXECUTION_LEASE_MS: '30000' } });
 beforeAll(async () => {
   ({ ctx, workspaceId } = w);
   jobId = (await aJob(ctx.runtime, workspaceId)).id;

@@ -11,7 +11,7 @@ let a: string;
 let b: string;
 let jobA: string;
 
-const w = useWorkspace({}, 'a');
+const w = useWorkspace({ name: 'a' });
 beforeAll(async () => {
   ({ ctx, workspaceId: a } = w);
   b = (await ctx.workspace('b')).id;

@@ -10,7 +10,7 @@ let ctx: TestContext;
 let workspaceId: string;
 let otherWorkspaceId: string;
 
-const w = useWorkspace({}, 'a');
+const w = useWorkspace({ name: 'a' });
 beforeAll(async () => {
   ({ ctx, workspaceId } = w);
   otherWorkspaceId = (await ctx.workspace('b')).id;
