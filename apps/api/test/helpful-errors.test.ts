@@ -104,7 +104,8 @@ describe('NUL in a path id or a query filter', () => {
     const failures: string[] = [];
     let refused = 0;
     for (const [method, pattern] of routesOf(api.app)) {
-      if (method !== 'GET' || pattern.includes(':') || pattern.startsWith('/admin') || pattern === '/healthz') continue;
+      // The API's own lists; the web console's pages answer its sign-in redirect first (its tests cover them).
+      if (method !== 'GET' || pattern.includes(':') || !pattern.startsWith('/v1/')) continue;
       for (const filter of filters) {
         const res = await send('GET', `${pattern}?${filter}=a%00`);
         // Routes that take no filters ignore them (200); every other answer is a 400 at the filter.

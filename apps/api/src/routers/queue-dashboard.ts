@@ -7,7 +7,7 @@ import { secretsEqual, type Queues } from '@cronsvc/core';
 
 export const DASHBOARD_PATH = '/admin/queues';
 
-/** HTTP basic auth, any user name, password = ADMIN_TOKEN (DECISIONS D2); off without ADMIN_TOKEN. */
+/** HTTP basic auth, any user name, password = ADMIN_TOKEN ; off without ADMIN_TOKEN (docs/OPERATIONS.md). */
 function basicAuth(adminToken: string | undefined): RequestHandler {
   return (req, res, next) => {
     const match = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');

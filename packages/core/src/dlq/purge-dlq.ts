@@ -36,7 +36,7 @@ export function parsePurge(body: unknown): PurgeInput {
 }
 
 /**
- * POST /v1/dlq/purge (D6): matching items leave the DLQ (dead_lettered_at cleared); the executions
+ * POST /v1/dlq/purge (docs/EXECUTIONS.md): matching items leave the DLQ (dead_lettered_at cleared); the executions
  * stay, like DELETE /v1/dlq/:id. With neither field, the whole DLQ of the workspace is purged.
  */
 export async function purgeDlq(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, body: unknown): Promise<number> {

@@ -47,7 +47,7 @@ const batchers = perPool(
     ),
 );
 
-/** A manual execution scheduled now; the job's own schedule is untouched (SPEC 4.1). */
+/** A manual execution scheduled now; the job's own schedule is untouched (docs/EXECUTIONS.md). */
 export async function runNow(deps: Pick<Deps, 'pool' | 'queues' | 'clock' | 'logger'>, workspaceId: string, jobId: string): Promise<ExecutionRow> {
   const execution = await batchers(deps.pool).add({ executionId: newId('exe'), jobId, workspaceId, at: deps.clock.now() });
   if (!execution) throw AppError.notFound('job');

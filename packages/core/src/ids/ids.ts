@@ -8,7 +8,7 @@ const ID_BYTES = 16;
 const pool = Buffer.alloc(ID_BYTES * 256);
 let offset = pool.length;
 
-/** Opaque ids with a type prefix (DECISIONS D3): 16 random bytes, base64url. */
+/** Opaque ids with a type prefix (docs/API.md, "Conventions"): 16 random bytes, base64url. */
 export function newId(prefix: IdPrefix): string {
   if (offset === pool.length) {
     randomFillSync(pool);

@@ -73,7 +73,7 @@ async function checkRedis(url: string, advice: string): Promise<void> {
 }
 
 /**
- * Decides where the data and the queues live, as the configuration table of the README
+ * Decides where the data and the queues live, as the configuration table of docs/CONFIGURATION.md
  * describes: an unset DATABASE_URL falls back to the embedded PostgreSQL when nothing answers
  * at the default address, and unset QUEUE_BACKEND and REDIS_URL fall back to BullMQ's
  * PostgreSQL backend when no Redis answers at the default address, except with

@@ -86,7 +86,7 @@ export interface InboundTrigger {
 type TriggerDeps = Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger' | 'config'>;
 
 /**
- * POST /v1/triggers/:token (README "Webhook triggers"), in the order the API takes it, so that
+ * POST /v1/triggers/:token (docs/WORKFLOWS.md, "Webhook triggers"), in the order the API takes it, so that
  * nothing is read or stored for a call that is refused: the job of the token (null for an unknown
  * token, which is answered like a known one and starts nothing), then its secret, then the run.
  */

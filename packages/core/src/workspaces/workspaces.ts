@@ -42,7 +42,7 @@ export async function revokeApiToken(db: Db, tokenId: string): Promise<void> {
   if (count === 0) throw AppError.notFound('token');
 }
 
-/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, D1). */
+/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, docs/CONFIGURATION.md). */
 export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, token: string): Promise<string> {
   const tokenHash = hashToken(token);
   // Every app runs this at start-up, often at the same moment: the lock makes them take turns,
