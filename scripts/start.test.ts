@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { alive, databaseUrl, descendantPids, redisUrl, spawnProcess, startTargetServer, testRun, uniqueName, waitFor, repoRoot } from '@cronsvc/core/testing';
+import { alive, aOneTimeJob, databaseUrl, descendantPids, redisUrl, spawnProcess, startTargetServer, testRun, uniqueName, waitFor, repoRoot } from '@cronsvc/core/testing';
 import path from 'node:path';
 
 // `npm start` as a user runs it: a database that does not exist yet, then Ctrl-C.
@@ -25,7 +25,7 @@ it('creates the database, migrates, serves and executes, then stops every proces
     const created = await fetch(`${base}/v1/jobs`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ name: 'hello', kind: 'one_time', request: { url: `${target.url}/hello` } }),
+      body: JSON.stringify(aOneTimeJob({ name: 'hello', request: { url: `${target.url}/hello` } })),
     });
     expect(created.status).toBe(201);
     const job = (await created.json()) as { id: string };
