@@ -11,11 +11,8 @@ let ctx: TestContext;
 let attacker: string;
 let victim: string;
 
-const fixture = useExecutorFixture({ workspace: 'attacker' });
-beforeAll(async () => {
-  ({ ctx, workspaceId: attacker } = fixture);
-  victim = (await ctx.workspace('victim')).id;
-});
+const fixture = useExecutorFixture({ workspace: 'attacker', second: 'victim' });
+beforeAll(() => ({ ctx, workspaceId: attacker, second: { id: victim } } = fixture));
 const raw = useRawTargetServer();
 
 // A request the target would read as the next one on the connection; its Content-Length makes

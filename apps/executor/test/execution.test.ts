@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { getExecution, runNow } from '@cronsvc/core';
-import { aJob, aOneTimeExecution, finishedExecution, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { aJob, answerInTurn, aOneTimeExecution, finishedExecution, holdAnswers, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 let ctx: TestContext;
@@ -72,12 +72,7 @@ describe('making the request', () => {
 
 describe('retry policy', () => {
   it('retries a status in retry_on_statuses and succeeds, waiting the backoff between attempts', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls < 3 ? 503 : 200;
-      res.end(`call ${calls}`);
-    });
+    answerInTurn(target, [503, 503, 200], (call) => `call ${call}`);
     const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url } });
     const exe = await finished(executionId);
     expect(exe.status).toBe('succeeded');
@@ -118,12 +113,7 @@ describe('retry policy', () => {
   });
 
   it('honours custom success_statuses and retry_on_statuses', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 409 : 418;
-      res.end();
-    });
+    answerInTurn(target, [409, 418]);
     const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, success_statuses: [418] }, retry_policy: { max_attempts: 3, retry_on_statuses: [409] } });
     const exe = await finished(executionId);
     expect(exe.status).toBe('succeeded');
@@ -214,12 +204,7 @@ describe('faulty targets', () => {
 
 describe('statuses', () => {
   it('moves queued -> running -> succeeded', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    target.handle(async (_req, res) => {
-      await held;
-      res.end('late');
-    });
+    const release = holdAnswers(target, 'late');
     const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
     const exe = await runNow(ctx.runtime, workspaceId, job.id);
     expect(exe.status).toBe('queued');

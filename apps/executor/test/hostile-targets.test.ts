@@ -13,10 +13,9 @@ let executor: ChildApp;
 let tenant: string;
 let bystander: string;
 
-const fixture = useExecutorFixture({ env: { EXECUTION_LEASE_MS: '3000' }, workspace: 'hostile', executor: false });
-beforeAll(async () => {
-  ({ ctx, target, workspaceId: tenant } = fixture);
-  bystander = (await ctx.workspace('bystander')).id;
+const fixture = useExecutorFixture({ env: { EXECUTION_LEASE_MS: '3000' }, workspace: 'hostile', second: 'bystander', executor: false });
+beforeAll(() => {
+  ({ ctx, target, workspaceId: tenant, second: { id: bystander } } = fixture);
   executor = ctx.spawnApp('executor');
 });
 

@@ -1,5 +1,5 @@
 import { serializeExecution, type ExecutionWithAttempts } from '@cronsvc/core';
-import { aOneTimeExecution, finishedExecution, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { answerInTurn, aOneTimeExecution, finishedExecution, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // SPEC 2.3 response matching rules 1-4 and DECISIONS D5 response_assertions /
@@ -73,12 +73,7 @@ describe('response_matcher (SPEC 2.3 rules 1-4)', () => {
   });
 
   it('never turns a 500 into success: a 500 matching success_pattern is retried as HTTP_5XX', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 500 : 200;
-      res.end('status: ok');
-    });
+    answerInTurn(target, [500, 200], 'status: ok');
     const exe = await run({ response_matcher: { success_pattern: 'status: ok' } });
     expect(exe.attempts.map((a) => [a.number, a.status, a.statusCode, a.errorClass])).toEqual([
       [1, 'HTTP_ERROR', 500, 'HTTP_5XX'],

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { runNow } from '@cronsvc/core';
-import { aJob, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { aJob, holdAnswers, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { createApp } from '@cronsvc/api';
 import { useExecutorFixture } from './executor-fixture.js';
 
@@ -24,12 +24,7 @@ const resume = (id: string) => request(app).post(`/v1/executions/${id}/resume`).
 const cappedJob = (url = target.url) => aJob(ctx.runtime, workspaceId, { name: 'capped', request: { url }, max_concurrent_executions: 1 });
 
 it('parks a queued execution held behind max_concurrent_executions at once, and resume runs it', async () => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  target.handle(async (_req, res) => {
-    await held;
-    res.end('ok');
-  });
+  const release = holdAnswers(target);
   const job = await cappedJob();
   const first = await runNow(ctx.runtime, workspaceId, job.id);
   await waitFor(async () => (await get(first.id)).status === 'running', { what: 'the first execution to hold the slot' });
@@ -86,12 +81,7 @@ it('parks a running execution after its current attempt, and resume goes on with
 });
 
 it('lets an attempt that ends the execution finish normally despite a park request', async () => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  target.handle(async (_req, res) => {
-    await held;
-    res.end('done');
-  });
+  const release = holdAnswers(target, 'done');
   const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const exe = await runNow(ctx.runtime, workspaceId, job.id);
   await waitFor(() => target.received.length === 1, { what: 'the attempt' });

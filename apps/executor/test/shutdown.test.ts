@@ -1,5 +1,5 @@
 import { getExecution } from '@cronsvc/core';
-import { aJob, aOneTimeJob, waitFor } from '@cronsvc/core/testing';
+import { aJob, aOneTimeJob, holdAnswers, waitFor } from '@cronsvc/core/testing';
 import { startExecutor } from '../src/executor.js';
 import { useExecutorFixture } from './executor-fixture.js';
 
@@ -8,12 +8,7 @@ const fixture = useExecutorFixture({ executor: false });
 
 it('finishes and records the attempt in flight when told to stop, and takes no new work', async () => {
   const { ctx, target, workspaceId } = fixture;
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  target.handle(async (_req, res) => {
-    await held;
-    res.end('finished late');
-  });
+  const release = holdAnswers(target, 'finished late');
   const executor = startExecutor(ctx.runtime);
   const job = await aJob(ctx.runtime, workspaceId, aOneTimeJob({ name: 'in flight', request: { url: target.url } }));
   await waitFor(() => target.received.length === 1, { what: 'the request to start' });

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { generateSigningKey, getSigningKey, rotateSigningKey } from '@cronsvc/core';
-import { aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { answerInTurn, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // End to end (DECISIONS D5): the executor signs each request the Standard Webhooks way and a
@@ -63,12 +63,7 @@ describe('signed outbound requests', () => {
 
   it('signs every attempt afresh under the same webhook-id', async () => {
     const key = await signingKey();
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 503 : 200;
-      res.end();
-    });
+    answerInTurn(target, [503, 200]);
     const executionId = await run({ url: target.url, method: 'PUT', body: 'plain text' });
     expect(target.received).toHaveLength(2);
     for (const got of target.received) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSecret, deleteSecret, getExecution, runNow, updateSecret } from '@cronsvc/core';
-import { aJob, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { aJob, answerInTurn, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // Dynamic variables and secrets at execution time (SPEC 2.3, DECISIONS D5): rendered once per
@@ -69,12 +69,7 @@ describe('rendering variables', () => {
   });
 
   it('reuses one uuid and timestamp on every retry of an execution', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 503 : 200;
-      res.end();
-    });
+    answerInTurn(target, [503, 200]);
     const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: `${target.url}/v/{{uuid}}?at={{timestamp}}`, headers: { 'X-Run': '{{execution_id}}' } } });
     const exe = await finished(executionId);
     expect(exe.attempts.map((a) => a.statusCode)).toEqual([503, 200]);

@@ -1,5 +1,5 @@
 import { executionJobId, executionRow } from '@cronsvc/core';
-import { aJob, aOneTimeJob, aRecurringJob, useTargetServer, useWorkspace, waitFor, type TestContext } from '@cronsvc/core/testing';
+import { aJob, answerInTurn, aOneTimeJob, aRecurringJob, useTargetServer, useWorkspace, waitFor, type TestContext } from '@cronsvc/core/testing';
 
 // Each test runs the apps as real processes, as `npm run start -w apps/<name>` would, against a
 // context and target of its own.
@@ -92,12 +92,7 @@ it('recovers from a flush of the queue store while the workers keep running', as
   const first = (await aJob(ctx.runtime, workspaceId, aOneTimeJob({ request: { url: `${target.url}/before` } }))).id;
   await allFinished([first]);
   // A retry waiting in the queue is lost with the flush; the reconciler must queue it again.
-  let calls = 0;
-  target.handle((_req, res) => {
-    calls += 1;
-    res.statusCode = calls === 1 ? 503 : 200;
-    res.end();
-  });
+  answerInTurn(target, [503, 200]);
   const second = (await aJob(ctx.runtime, workspaceId, aOneTimeJob({ request: { url: `${target.url}/during` } }))).id;
   await waitFor(async () => (await ctx.runtime.db.attempt.count({ where: { execution: { jobId: second } } })) === 1, { what: 'first attempt' });
   await ctx.loseQueues();

@@ -102,6 +102,8 @@ export interface WorkspaceFixture {
   ctx: TestContext;
   workspaceId: string;
   workspace: TestWorkspace;
+  /** A second workspace, with `second`: what the first must not reach. */
+  second: TestWorkspace;
 }
 
 /** Whether a fixture lives for the file (or describe block), or is made afresh for each test. */
@@ -113,16 +115,17 @@ const hooksFor = ({ perTest }: FixtureLifetime) => (perTest ? { setUp: beforeEac
 
 /**
  * Registers the hooks of a test file that needs a database, a Redis prefix (`env` on top of the
- * test configuration) and one workspace (named `name`); the fields are filled in by its first
- * hook. With `perTest`, each test gets its own.
+ * test configuration) and one workspace (named `name`), and a second one when `second` names it;
+ * the fields are filled in by its first hook. With `perTest`, each test gets its own.
  */
-export function useWorkspace(options: { env?: Record<string, string>; name?: string } & FixtureLifetime = {}): WorkspaceFixture {
+export function useWorkspace(options: { env?: Record<string, string>; name?: string; second?: string } & FixtureLifetime = {}): WorkspaceFixture {
   const { setUp, tearDown } = hooksFor(options);
   const holder = {} as WorkspaceFixture;
   setUp(async () => {
     holder.ctx = await createTestContext(options.env);
     holder.workspace = await holder.ctx.workspace(options.name);
     holder.workspaceId = holder.workspace.id;
+    if (options.second) holder.second = await holder.ctx.workspace(options.second);
   });
   tearDown(() => holder.ctx?.close());
   return holder;

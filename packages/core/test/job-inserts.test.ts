@@ -13,11 +13,8 @@ let ctx: TestContext;
 let a: string;
 let b: string;
 
-const w = useWorkspace({ name: 'a' });
-beforeAll(async () => {
-  ({ ctx, workspaceId: a } = w);
-  b = (await ctx.workspace('b')).id;
-});
+const w = useWorkspace({ name: 'a', second: 'b' });
+beforeAll(() => ({ ctx, workspaceId: a, second: { id: b } } = w));
 
 /** Deps whose pool counts the statements sent under each prepared name (a pool of its own, so a batcher of its own). */
 function countingDeps(): { deps: Deps; statements: Map<string, number> } {

@@ -11,10 +11,9 @@ let a: string;
 let b: string;
 let jobA: string;
 
-const w = useWorkspace({ name: 'a' });
+const w = useWorkspace({ name: 'a', second: 'b' });
 beforeAll(async () => {
-  ({ ctx, workspaceId: a } = w);
-  b = (await ctx.workspace('b')).id;
+  ({ ctx, workspaceId: a, second: { id: b } } = w);
   jobA = (await aJob(ctx.runtime, a, { name: 'manual' })).id;
 });
 

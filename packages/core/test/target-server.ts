@@ -56,3 +56,30 @@ export async function startTargetServer(): Promise<TargetServer> {
       }),
   };
 }
+
+/**
+ * Makes `target` hold every request unanswered until the returned function is called, then
+ * answer each 200 `body`: an attempt stays in flight for as long as the test needs.
+ */
+export function holdAnswers(target: TargetServer, body = 'ok'): () => void {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  target.handle(async (_req, res) => {
+    await held;
+    res.end(body);
+  });
+  return () => release();
+}
+
+/**
+ * Makes `target` answer its requests with `statuses` in turn, the last one from then on; `body`
+ * is the text of each answer, or makes it from the call's number (1 for the first).
+ */
+export function answerInTurn(target: TargetServer, statuses: number[], body: string | ((call: number) => string) = ''): void {
+  let calls = 0;
+  target.handle((_req, res) => {
+    calls += 1;
+    res.statusCode = statuses[Math.min(calls, statuses.length) - 1];
+    res.end(typeof body === 'string' ? body : body(calls));
+  });
+}

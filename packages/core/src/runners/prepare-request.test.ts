@@ -10,10 +10,9 @@ let ctx: TestContext;
 let workspaceId: string;
 let otherWorkspaceId: string;
 
-const w = useWorkspace({ name: 'a' });
+const w = useWorkspace({ name: 'a', second: 'b' });
 beforeAll(async () => {
-  ({ ctx, workspaceId } = w);
-  otherWorkspaceId = (await ctx.workspace('b')).id;
+  ({ ctx, workspaceId, second: { id: otherWorkspaceId } } = w);
   await createSecret(ctx.runtime, workspaceId, { name: 'API_KEY', value: 'sk_live_"quoted"' });
   await createSecret(ctx.runtime, workspaceId, { name: 'UNUSED', value: 'never-loaded' });
   await createSecret(ctx.runtime, otherWorkspaceId, { name: 'OTHERS', value: 'not-yours' });
