@@ -89,10 +89,7 @@ describe('retry policy', () => {
   });
 
   it('fails after max_attempts and dead-letters the execution', async () => {
-    target.handle((_req, res) => {
-      res.statusCode = 500;
-      res.end('boom');
-    });
+    answerInTurn(target, [500], 'boom');
     const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url }, retry_policy: { max_attempts: 2 } });
     const exe = await finished(executionId);
     expect(exe).toMatchObject({ status: 'failed', attemptCount: 2, errorClass: 'HTTP_5XX', finalResponse: { statusCode: 500, bodyPreview: 'boom' } });
@@ -102,10 +99,7 @@ describe('retry policy', () => {
   });
 
   it('fails at once on a status that is neither success nor retryable', async () => {
-    target.handle((_req, res) => {
-      res.statusCode = 404;
-      res.end('nope');
-    });
+    answerInTurn(target, [404], 'nope');
     const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url }, retry_policy: { max_attempts: 5 } });
     const exe = await finished(executionId);
     expect(exe).toMatchObject({ status: 'failed', attemptCount: 1, errorClass: 'HTTP_4XX' });

@@ -22,6 +22,18 @@ async function allFinished(jobIds: string[]) {
   );
 }
 
+/** After the queue store lost the jobs' executions: an executor and a scheduler rebuild the queue and run each job once, on its own path. */
+async function expectRebuiltAndRunOnce(jobIds: string[]) {
+  expect(await ctx.loseQueues()).toBeGreaterThan(0);
+  ctx.spawnApp('executor');
+  ctx.spawnApp('scheduler');
+  await allFinished(jobIds);
+  const hits = countBy(target.received, (r) => r.url);
+  expect(hits.size).toBe(jobIds.length);
+  expect([...hits.values()].every((n) => n === 1)).toBe(true);
+  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(jobIds.length);
+}
+
 it('fires every slot exactly once with two scheduler processes running', async () => {
   const jobIds: string[] = [];
   for (let i = 0; i < 30; i++) {
@@ -50,14 +62,7 @@ it('rebuilds the queue from Postgres after the queue store loses it, running eac
   for (let i = 0; i < 10; i++) {
     jobIds.push((await aJob(ctx.runtime, workspaceId, aOneTimeJob({ request: { url: `${target.url}/o${i}` } }))).id);
   }
-  expect(await ctx.loseQueues()).toBeGreaterThan(0);
-  ctx.spawnApp('executor');
-  ctx.spawnApp('scheduler');
-  await allFinished(jobIds);
-  const hits = countBy(target.received, (r) => r.url);
-  expect(hits.size).toBe(10);
-  expect([...hits.values()].every((n) => n === 1)).toBe(true);
-  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(10);
+  await expectRebuiltAndRunOnce(jobIds);
 });
 
 it('runs once each one_time job the API answered 201 for, though the API is killed and Redis flushed right after', async () => {
@@ -75,14 +80,7 @@ it('runs once each one_time job the API answered 201 for, though the API is kill
   expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
   const jobIds = await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id));
   await api.kill('SIGKILL');
-  expect(await ctx.loseQueues()).toBeGreaterThan(0);
-  ctx.spawnApp('executor');
-  ctx.spawnApp('scheduler');
-  await allFinished(jobIds);
-  const hits = countBy(target.received, (r) => r.url);
-  expect(hits.size).toBe(20);
-  expect([...hits.values()].every((n) => n === 1)).toBe(true);
-  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(20);
+  await expectRebuiltAndRunOnce(jobIds);
 });
 
 it('recovers from a flush of the queue store while the workers keep running', async () => {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-server.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -26,7 +26,6 @@ export async function startTargetServer(): Promise<TargetServer> {
   let handler: TargetHandler = (_req, res) => {
     res.end('ok');
   };
-  const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -36,24 +35,12 @@ export async function startTargetServer(): Promise<TargetServer> {
       Promise.resolve(handler(record, res)).catch(() => res.destroy());
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    ...(await listenLocally(server)),
     received,
     handle(next) {
       handler = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
   };
 }
 
