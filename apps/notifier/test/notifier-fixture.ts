@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createApp } from '@cronsvc/api';
 import { runNow, type RuleOwner } from '@cronsvc/core';
 import {
-  aChannel, aJob, aRule, createTestContext, startReceiver, startSmtpReceiver, useTargetServer, waitFor,
+  aChannel, aJob, aRule, createTestContext, useNotificationReceivers, useTargetServer, waitFor,
   type Receiver, type SmtpReceiver, type TargetServer, type TestContext, type TestWorkspace,
 } from '@cronsvc/core/testing';
 import { startExecutor, type Executor } from '@cronsvc/executor';
@@ -28,26 +28,22 @@ export interface NotifierFixture {
  */
 export function useNotifierFixture(options: { notifier?: boolean; env?: Record<string, string> } = {}): NotifierFixture {
   const f = {} as NotifierFixture;
+  // Registered before the receivers' hooks, so the workers stop before what they send to closes.
+  afterAll(async () => {
+    await f.executor?.stop();
+    await f.notifier?.stop();
+    await f.ctx?.close();
+  });
+  const sinks = useNotificationReceivers();
   beforeAll(async () => {
-    f.receiver = await startReceiver();
-    f.smtp = await startSmtpReceiver();
-    f.ctx = await createTestContext({ SMTP_URL: f.smtp.url, SMTP_FROM: 'Cron Service <cron@example.com>', CHAT_C_API_BASE: `${f.receiver.url}/chat-c`, PUBLIC_BASE_URL: 'https://cron.example.com', ...options.env });
+    ({ receiver: f.receiver, smtp: f.smtp } = sinks);
+    f.ctx = await createTestContext({ ...sinks.env, SMTP_FROM: 'Cron Service <cron@example.com>', PUBLIC_BASE_URL: 'https://cron.example.com', ...options.env });
     f.executor = startExecutor(f.ctx.runtime);
     if (options.notifier !== false) f.notifier = startNotifier(f.ctx.runtime);
     f.workspace = await f.ctx.workspace();
     f.app = createApp(f.ctx.runtime);
   });
-  afterAll(async () => {
-    await f.executor.stop();
-    await f.notifier?.stop();
-    await f.ctx.close();
-    await Promise.all([f.receiver.close(), f.smtp.close()]);
-  });
   f.target = useTargetServer();
-  beforeEach(() => {
-    f.receiver.reset();
-    f.smtp.mails.length = 0;
-  });
   return f;
 }
 

@@ -7,6 +7,8 @@ import { createChannel } from '../src/notifications/save-channel.js';
 import { createRule, type RuleOwner } from '../src/notifications/rules.js';
 import type { Runtime } from '../src/runtime/bootstrap.js';
 import { createTestContext, type TestContext, type TestWorkspace } from './test-context.js';
+import { startReceiver, type Receiver } from './receiver.js';
+import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.js';
 import { startTargetServer, type TargetServer } from './target-server.js';
 import { waitFor } from './wait-for.js';
 import { aChannelBody, aCronJob, aMonitorBody, aOneTimeJob, aRecurringJob, aScheduledJob, aTriggerJob, aWorkflow, type Fields } from './bodies.js';
@@ -166,4 +168,31 @@ export function useTargetServer(lifetime: FixtureLifetime = {}): TargetServer {
     handle: (handler) => current().handle(handler),
     close: () => current().close(),
   };
+}
+
+export interface NotificationReceivers {
+  /** Where webhook and chat channels post (chat_c through CHAT_C_API_BASE = <receiver>/chat-c). */
+  receiver: Receiver;
+  smtp: SmtpReceiver;
+  /** The settings that send the service's notifications to these: SMTP_URL and CHAT_C_API_BASE. */
+  env: Record<string, string>;
+}
+
+/**
+ * A notification receiver and an SMTP server for the tests of the file, emptied before each
+ * test; a test context made after this hook's beforeAll takes `env` to send to them.
+ */
+export function useNotificationReceivers(): NotificationReceivers {
+  const sinks = {} as NotificationReceivers;
+  beforeAll(async () => {
+    sinks.receiver = await startReceiver();
+    sinks.smtp = await startSmtpReceiver();
+    sinks.env = { SMTP_URL: sinks.smtp.url, CHAT_C_API_BASE: `${sinks.receiver.url}/chat-c` };
+  });
+  afterAll(() => Promise.all([sinks.receiver?.close(), sinks.smtp?.close()]));
+  beforeEach(() => {
+    sinks.receiver.reset();
+    sinks.smtp.mails.length = 0;
+  });
+  return sinks;
 }
