@@ -33,8 +33,9 @@ const bodyOfKind: Record<string, (fields: Fields) => Fields> = {
  * `aJob(runtime, ws, aWorkflow([...]))`.
  */
 export async function aJob(runtime: Runtime, workspaceId: string, fields: Fields = {}) {
-  const kind = (fields.kind as string | undefined) ?? 'cron';
-  const { job } = await createJob(runtime, workspaceId, bodyOfKind[kind](fields));
+  // A kind the service does not know is left to its validation to refuse.
+  const body = (bodyOfKind[(fields.kind as string | undefined) ?? 'cron'] ?? aCronJob)(fields);
+  const { job } = await createJob(runtime, workspaceId, body);
   return job;
 }
 
