@@ -4,7 +4,7 @@ import { applyMigrations, readMigrations } from '../src/db/migrate.js';
 import { revealPingToken } from '../src/monitors/ping-token.js';
 import { recordPing } from '../src/monitors/record-ping.js';
 import { decryptCredentials } from '../src/notifications/channel-credentials.js';
-import { prepareDatabase } from '../src/runtime/bootstrap.js';
+import { prepareDatabase } from '../src/runtime/prepare-database.js';
 import { resolveSecrets } from '../src/secrets/resolve-secrets.js';
 import { STORED_VALUES_UPGRADE, upgradeStoredValues } from '../src/secrets/upgrade-stored-values.js';
 import { getSigningKey } from '../src/signatures/signing-keys.js';
