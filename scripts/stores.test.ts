@@ -3,7 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import {
-  createTestDatabase, redisUrl, repoRoot, spawnProcess, startCluster, startCompiledService, startSentinel, startTargetServer, startTlsPostgres,
+  aOneTimeJob, createTestDatabase, redisUrl, repoRoot, spawnProcess, startCluster, startCompiledService, startSentinel, startTargetServer, startTlsPostgres,
   startTlsRedis, productionEnv, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 
@@ -29,7 +29,7 @@ async function jobCalledOnce(service: CompiledService): Promise<void> {
   const res = await fetch(`${service.apis[0]}/v1/jobs`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name, kind: 'one_time', request: { url: `${target.url}/${name}` } }),
+    body: JSON.stringify(aOneTimeJob({ name, request: { url: `${target.url}/${name}` } })),
   });
   expect(res.status).toBe(201);
   await waitFor(() => target.received.some((r) => r.url === `/${name}`), { timeoutMs: 30_000, what: () => `the job's call:\n${service.output()}` }).catch(async (error) => {
