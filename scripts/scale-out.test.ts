@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import {
-  aOneTimeJob, aScheduledJob, createTestDatabase, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
-  type TestDatabase
+  aOneTimeJob, aScheduledJob, createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 
 // Scaling out is running more processes of an app against the same Postgres and Redis
@@ -36,10 +34,7 @@ afterAll(async () => {
   await target.close();
   await receiver.close();
   await database.drop();
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
+  await deleteRedisKeys(prefix);
 });
 
 it('calls each job once and sends each callback once with every kind of process running more than once', async () => {

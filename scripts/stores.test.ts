@@ -3,8 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import {
-  aOneTimeJob, createTestDatabase, redisUrl, repoRoot, spawnProcess, startCluster, startCompiledService, startSentinel, startTargetServer, startTlsPostgres,
-  startTlsRedis, productionEnv, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase
+  aOneTimeJob, createTestDatabase, deleteRedisKeys, redisUrl, repoRoot, spawnProcess, startCluster, startCompiledService, startSentinel, startTargetServer, startTlsPostgres, startTlsRedis, productionEnv, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 
 // The stores operators run past one machine, each a throwaway server of its own: PostgreSQL over
@@ -69,10 +68,7 @@ describe('PostgreSQL over TLS', () => {
 
   afterAll(async () => {
     await server.stop();
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await deleteRedisKeys(prefix);
   });
 
   it('migrates and runs with sslmode=verify-full, every connection encrypted and each process within DATABASE_POOL_SIZE', async () => {

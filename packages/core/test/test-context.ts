@@ -2,14 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../src/config/config.js';
 import { createRuntime, type Runtime } from '../src/runtime/bootstrap.js';
 import { serviceLogger } from '../src/runtime/start-up.js';
 import { QUEUE_SCHEMA } from '../src/queues/queue-connection.js';
 import { createWorkspace } from '../src/workspaces/workspaces.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
-import { redisUrl, uniqueName } from './test-env.js';
+import { deleteRedisKeys, redisUrl, uniqueName } from './test-env.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -67,19 +66,6 @@ export function spawnProcess(command: string, args: string[], env: Record<string
       await exited;
     },
   };
-}
-
-async function deleteRedisKeys(prefix: string): Promise<number> {
-  const redis = new Redis(redisUrl);
-  let cursor = '0';
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) deleted += await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  redis.disconnect();
-  return deleted;
 }
 
 /**
