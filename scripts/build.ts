@@ -43,9 +43,10 @@ export function workspaces(): Workspace[] {
       return { name: pkg.name, dir, sourceDir, outDir: path.join(dir, 'dist'), entries: sources(sourceDir), exports: pkg.exports ?? {} };
     });
   const scripts = path.join(root, 'scripts');
-  const scriptEntries = readdirSync(scripts)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && file !== 'build.ts')
-    .map((file) => path.join(scripts, file));
+  // What runs only in development (this build, `npm run dev`, the OpenAPI contract generator) is
+  // not compiled: production never runs it, and its dev dependencies are not in the image.
+  const developmentOnly = new Set(['build.ts', 'dev.ts', 'contract-schemas.ts'].map((file) => path.join(scripts, file)));
+  const scriptEntries = sources(scripts).filter((file) => !developmentOnly.has(file));
   found.push({ name: 'scripts', dir: scripts, sourceDir: scripts, outDir: path.join(scripts, 'dist'), entries: scriptEntries, exports: {} });
   return found;
 }

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { announce, startUp, storesEnv } from '@cronsvc/core/start-up';
+import { announce, CHILD_NODE_OPTIONS, startUp, storesEnv } from '@cronsvc/core/start-up';
 import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
@@ -50,10 +50,8 @@ if (config.allInOne) {
 } else {
   const children = new Map<string, ChildProcess>();
   const signals = superviseChildren(supervisorId, config.databaseUrl, logger);
-  // V8 lets each process's young generation grow to 32 MB during start-up and keeps it while idle;
-  // 8 MB costs no measurable throughput (docs/BENCHMARKS.md, "Idle memory"). Flags the operator
-  // puts in NODE_OPTIONS come after this one, so theirs win.
-  const nodeOptions = `--max-semi-space-size=4 ${process.env.NODE_OPTIONS ?? ''}`.trim();
+  // Flags the operator puts in NODE_OPTIONS come after the service's own, so theirs win.
+  const nodeOptions = `${CHILD_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim();
   // The children use the stores decided here: the embedded server's URL, the queue backend.
   const childEnv = { ...process.env, ...storesEnv(stores), ...signals.env, NODE_OPTIONS: nodeOptions };
   // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
