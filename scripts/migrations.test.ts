@@ -1,7 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
-import { Redis } from 'ioredis';
-import { databaseUrl, productionEnv, redisUrl, repoRoot, spawnProcess, testRun, uniqueName, waitFor, type ChildApp } from '@cronsvc/core/testing';
+import { databaseUrl, deleteRedisKeys, productionEnv, redisUrl, repoRoot, spawnProcess, testRun, uniqueName, waitFor, type ChildApp } from '@cronsvc/core/testing';
 import { readMigrations } from '../packages/core/src/db/migrate.js';
 
 // Migrations as processes apply them: several started at the same moment on a database that does
@@ -29,10 +28,7 @@ afterAll(async () => {
   await admin.connect();
   for (const name of made) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
+  await deleteRedisKeys(prefix);
 });
 
 function env(url: string): Record<string, string> {

@@ -1,10 +1,8 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import {
-  createTestDatabase, groupProcesses, productionEnv as serviceEnv, redisUrl, repoRoot, spawnProcess, uniqueName, waitFor, type ChildApp, type GroupProcess,
-  type TestDatabase
+  createTestDatabase, deleteRedisKeys, groupProcesses, productionEnv as serviceEnv, redisUrl, repoRoot, spawnProcess, uniqueName, waitFor, type ChildApp, type GroupProcess, type TestDatabase
 } from '@cronsvc/core/testing';
 
 // With NODE_ENV=production every service process runs the JavaScript `npm run build` compiled
@@ -25,10 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await database.drop();
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
+  await deleteRedisKeys(prefix);
 });
 
 function productionEnv(extra: Record<string, string> = {}): Record<string, string> {

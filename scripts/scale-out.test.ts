@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import {
-  createTestDatabase, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
-  type TestDatabase
+  aOneTimeJob, aScheduledJob, createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 
 // Scaling out is running more processes of an app against the same Postgres and Redis
@@ -36,10 +34,7 @@ afterAll(async () => {
   await target.close();
   await receiver.close();
   await database.drop();
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
+  await deleteRedisKeys(prefix);
 });
 
 it('calls each job once and sends each callback once with every kind of process running more than once', async () => {
@@ -47,11 +42,11 @@ it('calls each job once and sends each callback once with every kind of process 
   const names = Array.from({ length: JOBS }, (_, i) => `job-${i}`);
   await Promise.all(
     names.map(async (name, i) => {
-      const timing = i % 2 === 0 ? { kind: 'one_time' } : { kind: 'scheduled', schedule: { run_at: runAt } };
+      const fields = { name, request: { url: `${target.url}/${name}` }, on_success_url: `${receiver.url}/${name}` };
       const res = await fetch(`${service.apis[i % service.apis.length]}/v1/jobs`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name, ...timing, request: { url: `${target.url}/${name}` }, on_success_url: `${receiver.url}/${name}` }),
+        body: JSON.stringify(i % 2 === 0 ? aOneTimeJob(fields) : aScheduledJob({ ...fields, schedule: { run_at: runAt } })),
       });
       expect(res.status).toBe(201);
     }),

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { descendantPids, parsePrometheus, startService, startTargetServer, waitFor, type ServiceProcess, type TargetServer } from '@cronsvc/core/testing';
+import { aOneTimeJob, descendantPids, parsePrometheus, startService, startTargetServer, waitFor, type ServiceProcess, type TargetServer } from '@cronsvc/core/testing';
 
 // Under `npm start` the API answers for every process of the supervisor: one scrape of /metrics
 // covers them all, and /readyz follows each worker, as an operator sees it.
@@ -57,7 +57,7 @@ it('is ready once every worker beats, and one scrape covers every process', asyn
   const created = await fetch(`${service.base}/v1/jobs`, {
     method: 'POST',
     headers: auth,
-    body: JSON.stringify({ name: 'scraped', kind: 'one_time', request: { url: `${target.url}/hello` }, on_success_url: `${target.url}/callback` }),
+    body: JSON.stringify(aOneTimeJob({ name: 'scraped', request: { url: `${target.url}/hello` }, on_success_url: `${target.url}/callback` })),
   });
   expect(created.status).toBe(201);
   await waitFor(() => target.received.some((r) => r.url === '/callback'), { timeoutMs: 30_000, what: 'the callback after the execution' });

@@ -1,4 +1,4 @@
-import { alive, descendantPids, startService, startTargetServer, waitFor } from '@cronsvc/core/testing';
+import { alive, aOneTimeJob, descendantPids, startService, startTargetServer, waitFor } from '@cronsvc/core/testing';
 
 // `npm start` as a user runs it: a database that does not exist yet, then Ctrl-C.
 it('creates the database, migrates, serves and executes, then stops every process on SIGINT', async () => {
@@ -11,7 +11,7 @@ it('creates the database, migrates, serves and executes, then stops every proces
     const created = await fetch(`${base}/v1/jobs`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ name: 'hello', kind: 'one_time', request: { url: `${target.url}/hello` } }),
+      body: JSON.stringify(aOneTimeJob({ name: 'hello', request: { url: `${target.url}/hello` } })),
     });
     expect(created.status).toBe(201);
     const job = (await created.json()) as { id: string };

@@ -3,8 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import {
-  createTestDatabase, redisUrl, repoRoot, spawnProcess, startCluster, startCompiledService, startSentinel, startTargetServer, startTlsPostgres,
-  startTlsRedis, productionEnv, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase
+  aOneTimeJob, createTestDatabase, deleteRedisKeys, redisUrl, repoRoot, spawnProcess, startCluster, startCompiledService, startSentinel, startTargetServer, startTlsPostgres, startTlsRedis, productionEnv, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 
 // The stores operators run past one machine, each a throwaway server of its own: PostgreSQL over
@@ -29,7 +28,7 @@ async function jobCalledOnce(service: CompiledService): Promise<void> {
   const res = await fetch(`${service.apis[0]}/v1/jobs`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name, kind: 'one_time', request: { url: `${target.url}/${name}` } }),
+    body: JSON.stringify(aOneTimeJob({ name, request: { url: `${target.url}/${name}` } })),
   });
   expect(res.status).toBe(201);
   await waitFor(() => target.received.some((r) => r.url === `/${name}`), { timeoutMs: 30_000, what: () => `the job's call:\n${service.output()}` }).catch(async (error) => {
@@ -69,10 +68,7 @@ describe('PostgreSQL over TLS', () => {
 
   afterAll(async () => {
     await server.stop();
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await deleteRedisKeys(prefix);
   });
 
   it('migrates and runs with sslmode=verify-full, every connection encrypted and each process within DATABASE_POOL_SIZE', async () => {

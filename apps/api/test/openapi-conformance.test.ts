@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ADMIN_TOKEN, aDelivery, approvalStep, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aChannelBody, aCronJob, aDelivery, aMonitorBody, approvalStep, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
 import { openApiPath } from '../src/openapi/document.js';
 import { routeNamer } from '../src/routes/route-table.js';
 import { openApi } from './openapi-document.js';
@@ -72,7 +72,7 @@ it('answers every documented operation as the document says', async () => {
   await call('post', '/v1/signing-key/rotate');
 
   // Jobs.
-  const body = { name: 'conformance', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: url('/ok'), headers: { 'X-Token': '{{secret.conformance_token}}' } } };
+  const body = aCronJob({ name: 'conformance', request: { url: url('/ok'), headers: { 'X-Token': '{{secret.conformance_token}}' } } });
   const job = await call('post', '/v1/jobs', { body });
   await call('post', '/v1/jobs', { body, headers: { 'Idempotency-Key': 'conformance-1' } });
   await call('post', '/v1/jobs', { body, headers: { 'Idempotency-Key': 'conformance-1' } });
@@ -90,7 +90,7 @@ it('answers every documented operation as the document says', async () => {
   await call('get', `/v1/jobs/${job.body.id}/context`);
 
   // Channels and rules.
-  const channel = await call('post', '/v1/notification-channels', { body: { name: 'hook', type: 'webhook', config: { url: url('/hook') } } });
+  const channel = await call('post', '/v1/notification-channels', { body: aChannelBody('webhook', { url: url('/hook') }, 'hook') });
   await call('get', '/v1/notification-channels');
   await call('get', `/v1/notification-channels/${channel.body.id}`);
   await call('patch', `/v1/notification-channels/${channel.body.id}`, { body: { name: 'hook 2' } });
@@ -134,7 +134,7 @@ it('answers every documented operation as the document says', async () => {
   await call('post', `/v1/notification-deliveries/${delivery.id}/retry`);
 
   // Monitors and their rules; pings by the monitor's URL.
-  const monitor = await call('post', '/v1/monitors', { body: { name: 'backup', expected_interval_sec: 3600 } });
+  const monitor = await call('post', '/v1/monitors', { body: aMonitorBody({ name: 'backup', expected_interval_sec: 3600 }) });
   await call('get', '/v1/monitors');
   await call('get', `/v1/monitors/${monitor.body.id}`);
   await call('patch', `/v1/monitors/${monitor.body.id}`, { body: { grace_sec: 60 } });

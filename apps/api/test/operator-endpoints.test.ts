@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ADMIN_TOKEN, aDelivery, aJob, aMonitor, aTriggerJob, capturingLogger, httpStep, parsePrometheus } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aDelivery, aJob, aMonitor, aOneTimeJob, aRecurringJob, aTriggerJob, capturingLogger, httpStep, parsePrometheus } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 import { useApiApp } from './api-app.js';
 
@@ -56,7 +56,7 @@ describe('/metrics', () => {
     await request(api.app).get(`/v1/jobs/${job.id}`).set('Authorization', `Bearer ${token}`).expect(200);
     const run = await request(api.app).post(`/v1/jobs/${job.id}/run-now`).set('Authorization', `Bearer ${token}`).expect(202);
     await ctx.runtime.pool.query(`UPDATE executions SET status = 'failed', finished_at = now(), dead_lettered_at = now() WHERE id = $1`, [run.body.id]);
-    const late = await aJob(ctx.runtime, workspaceId, { name: 'late', kind: 'recurring', schedule: { every_n_minutes: 5 } });
+    const late = await aJob(ctx.runtime, workspaceId, aRecurringJob({ name: 'late', schedule: { every_n_minutes: 5 } }));
     await ctx.runtime.pool.query(`UPDATE jobs SET next_run_at = now() - interval '90 seconds' WHERE id = $1`, [late.id]);
     await aDelivery(ctx.runtime, workspaceId, { status: 'pending', attempts: 0 });
     const monitor = await aMonitor(ctx.runtime, workspaceId);
@@ -135,7 +135,7 @@ describe('X-Request-Id', () => {
       .post('/v1/jobs')
       .set(auth)
       .set('X-Request-Id', 'create-1')
-      .send({ name: 'once', kind: 'one_time', request: { url: 'https://example.com/' } })
+      .send(aOneTimeJob())
       .expect(201);
     const replay = await request(api.app).post(`/v1/executions/${manual.body.id}/replay`).set(auth).set('X-Request-Id', 'replay-1').expect(202);
     const trigger = await request(api.app).post('/v1/jobs').set(auth).send(aTriggerJob([httpStep('a', 'https://example.com/')])).expect(201);

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { createApp } from '@cronsvc/api';
 import { processRegistry } from '@cronsvc/core';
-import { aWorkflow, capturingLogger, createTestContext, httpStep, parsePrometheus, startTargetServer, waitFor, type CapturedLogs, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { aCronJob, answerInTurn, aOneTimeJob, aWorkflow, capturingLogger, httpStep, parsePrometheus, waitFor, type CapturedLogs, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { startExecutor, type Executor } from '../src/executor.js';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // What the executor tells an operator about the executions it runs: the metrics it counts and
 // the one warning a failed execution gets, both tied to the request that created it.
@@ -13,18 +14,15 @@ let executor: Executor;
 let api: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
+// Registered before the fixture's hooks, so the executor stops before the context closes.
+afterAll(() => executor?.stop());
+// The executor is started here, on a logger the tests read.
+const fixture = useExecutorFixture({ executor: false });
+beforeAll(() => {
+  ({ ctx, target, workspace: { auth } } = fixture);
   logs = capturingLogger(true, { level: 'debug', service: 'executor' });
   executor = startExecutor({ ...ctx.runtime, logger: logs.logger });
   api = createApp(ctx.runtime);
-  auth = { Authorization: `Bearer ${(await ctx.workspace()).token}` };
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
 });
 
 async function metrics() {
@@ -39,15 +37,12 @@ async function finished(executionId: string): Promise<void> {
 }
 
 it('logs one warning for a failed execution, with job, error class and the request that created it, and counts it', async () => {
-  target.handle((_req, res) => {
-    res.statusCode = 500;
-    res.end('down');
-  });
+  answerInTurn(target, [500], 'down');
   const before = await metrics();
   const job = await request(api)
     .post('/v1/jobs')
     .set(auth)
-    .send({ name: 'failing', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${target.url}/fail` }, retry_policy: { max_attempts: 2 } })
+    .send(aCronJob({ name: 'failing', request: { url: `${target.url}/fail` }, retry_policy: { max_attempts: 2 } }))
     .expect(201);
   const run = await request(api).post(`/v1/jobs/${job.body.id}/run-now`).set(auth).set('X-Request-Id', 'req-run-now-7').expect(202);
   await finished(run.body.id);
@@ -77,7 +72,7 @@ it('counts a success without a warning, and a failed workflow step like a failed
     res.end();
   });
   const before = await metrics();
-  const ok = await request(api).post('/v1/jobs').set(auth).send({ name: 'fine', kind: 'one_time', request: { url: `${target.url}/ok` } }).expect(201);
+  const ok = await request(api).post('/v1/jobs').set(auth).send(aOneTimeJob({ name: 'fine', request: { url: `${target.url}/ok` } })).expect(201);
   const flow = await request(api)
     .post('/v1/jobs')
     .set(auth)

@@ -1,15 +1,13 @@
 import { checkReadiness } from '../src/runtime/readiness.js';
 import { startHeartbeat, supervisedWorkers, type Heartbeat } from '../src/runtime/heartbeat.js';
-import { aJob } from './factories.js';
-import { createTestContext, type TestContext } from './test-context.js';
+import { aJob, aRecurringJob, useWorkspace } from './factories.js';
+import type { TestContext } from './test-context.js';
 
 let ctx: TestContext;
 let beats: Heartbeat[] = [];
 
-beforeAll(async () => {
-  ctx = await createTestContext({ READY_MAX_FIRE_LAG_SECONDS: '60' });
-});
-afterAll(() => ctx.close());
+const w = useWorkspace({ env: { READY_MAX_FIRE_LAG_SECONDS: '60' } });
+beforeAll(() => ({ ctx } = w));
 afterEach(async () => {
   await Promise.all(beats.map((b) => b.stop()));
   beats = [];
@@ -59,7 +57,7 @@ it('removes the row on a clean stop', async () => {
 it('fails the scheduler when a due fire is later than READY_MAX_FIRE_LAG_SECONDS', async () => {
   await beatAll('sup-late');
   const { id: workspaceId } = await ctx.workspace('late');
-  const job = await aJob(ctx.runtime, workspaceId, { kind: 'recurring', schedule: { every_n_minutes: 5 } });
+  const job = await aJob(ctx.runtime, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 5 } }));
   try {
     await ctx.runtime.pool.query(`UPDATE jobs SET next_run_at = now() - interval '30 seconds' WHERE id = $1`, [job.id]);
     expect((await checkReadiness(ctx.runtime, { supervisor: 'sup-late' })).checks.scheduler).toBe('ok');

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { repoRoot, spawnProcess, type ChildApp } from './test-context.js';
-import { databaseUrl, redisUrl, testRun, uniqueName } from './test-env.js';
+import { databaseUrl, deleteRedisKeys, redisUrl, testRun, uniqueName } from './test-env.js';
 import { freePort } from '../src/db/local-host.js';
 
 export interface ServiceProcess {
@@ -40,10 +39,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
       await admin.end();
-      const redis = new Redis(redisUrl);
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
+      await deleteRedisKeys(prefix);
     },
   };
 }
