@@ -31,7 +31,7 @@ export function serializeDelivery(d: Delivery): DeliveryView {
   };
 }
 
-const querySchema = Joi.object({ status: Joi.string().valid(...DELIVERY_STATUSES), ...pagingKeys });
+export const querySchema = Joi.object({ status: Joi.string().valid(...DELIVERY_STATUSES), ...pagingKeys });
 
 export async function listDeliveries(
   deps: Pick<Deps, 'db'>,

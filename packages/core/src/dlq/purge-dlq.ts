@@ -28,7 +28,7 @@ const zonedTimestamp = Joi.string().custom((value: string, helpers) => {
   return time;
 });
 
-const schema = Joi.object({ job_id: jobIdSchema, before: zonedTimestamp });
+export const schema = Joi.object({ job_id: jobIdSchema, before: zonedTimestamp });
 
 /** Validates the body of POST /v1/dlq/purge; both fields are optional, and no body means `{}`. */
 export function parsePurge(body: unknown): PurgeInput {

@@ -9,7 +9,7 @@ import { assertJobInWorkspace, deadLettered, jobIdSchema } from './dead-lettered
 import { commitReplay } from './replay-execution.js';
 
 /** At most this many items per batch, listed or taken from one job (its oldest). */
-const schema = Joi.object({
+export const schema = Joi.object({
   ids: Joi.array().items(Joi.string().min(1).max(100)).min(1).max(REPLAY_BATCH_MAX).unique(),
   job_id: jobIdSchema,
 })

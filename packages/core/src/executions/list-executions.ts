@@ -9,7 +9,7 @@ import type { StepExecutionRow } from './serialize-execution.js';
 import { countExecutions } from './count-executions.js';
 
 
-const querySchema = Joi.object({
+export const querySchema = Joi.object({
   status: Joi.string().valid(...EXECUTION_STATUSES),
   from: Joi.date().iso(),
   to: Joi.date().iso(),

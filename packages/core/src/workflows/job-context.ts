@@ -20,7 +20,7 @@ export const CONTEXT_LIMITS = { keys: 100, valueBytes: 8 * 1024, totalBytes: 64 
 export type ContextMap = JobContext;
 export type ContextChanges = JobContextPatch;
 
-const patchSchema = Joi.object()
+export const patchSchema = Joi.object()
   .pattern(
     CONTEXT_KEY,
     Joi.string()

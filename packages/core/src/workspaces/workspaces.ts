@@ -15,7 +15,7 @@ function newStoredSigningKey(encryptionKey: Buffer, workspaceId: string): string
   return encryptValue(encryptionKey, generateSigningKey(), signingKeyPlace(workspaceId, 'current'));
 }
 
-const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
+export const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
 async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKEN_PREFIX)): Promise<ApiTokenCreated> {
   const id = newId('tok');
