@@ -112,3 +112,20 @@ describe('execution lists', () => {
     expect(one.body.attempts[0].bodyPreview).toHaveLength(64 * 1024);
   });
 });
+
+describe('bodies the parser cannot read', () => {
+  it('answers a Content-Encoding body that does not inflate with 400 invalid_json, on JSON and public routes alike', async () => {
+    const notGzip = Buffer.from('not gzip');
+    const json = await request(api.app).post('/v1/jobs').set(auth).type('application/json').set('Content-Encoding', 'gzip').send(notGzip);
+    const ping = await request(api.app).post('/v1/ping/unknown-token').set('Content-Encoding', 'deflate').send(notGzip);
+    const list = await request(api.app).get('/v1/jobs').set(auth).type('application/json').set('Content-Encoding', 'gzip').send(Buffer.alloc(0));
+    expect([json.status, json.body]).toEqual([400, { error: { code: 'invalid_json', message: 'request body is not valid gzip data (Content-Encoding: gzip)' } }]);
+    expect([ping.status, ping.body.error?.code]).toEqual([400, 'invalid_json']);
+    expect([list.status, list.body.error?.code]).toEqual([400, 'invalid_json']);
+  });
+
+  it('answers a decision form with more fields than the parser takes with 413 payload_too_large', async () => {
+    const res = await request(api.app).post('/v1/approvals/unknown-token/approve').type('form').send('a=1&'.repeat(1001));
+    expect([res.status, res.body]).toEqual([413, { error: { code: 'payload_too_large', message: 'request body is too large (too many parameters)' } }]);
+  });
+});
