@@ -51,6 +51,14 @@ describe('deeply nested JSON', () => {
   });
 });
 
+describe('very wide JSON', () => {
+  it.each([['/v1/secrets'], ['/v1/monitors'], ['/v1/dlq/purge']])('answers 400, not 500, to a body that is an array of 500,000 items on POST %s', async (path) => {
+    const res = await request(api.app).post(path).set(auth).send(new Array(500_000).fill(0));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '(body)', message: 'must be an object' }] });
+  });
+});
+
 describe('JSONPath caps at save', () => {
   it('refuses a path over 500 characters and a filter with more than 20 operators, with their paths', async () => {
     const plus = `$[?(${Array.from({ length: 21 }, () => '@.a').join(' + ')} > 0)]`;

@@ -18,6 +18,12 @@ describe('NUL before storage', () => {
     expect(containsNul(value)).toBe(false);
   });
 
+  it('reads an array of 500,000 items, what a 1 MiB body can hold, without overflowing the stack', () => {
+    const wide = { items: new Array(500_000).fill(0) };
+    expect(containsNul(wide)).toBe(false);
+    expect(containsNul([...wide.items, 'a\u0000'])).toBe(true);
+  });
+
   it('keeps a backslash followed by u0000 as text, which is not a NUL', () => {
     const value = { a: '\\u0000' };
     expect(withoutNul(value)).toBe(value);

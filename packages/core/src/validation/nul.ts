@@ -37,8 +37,10 @@ export function containsNul(value: unknown): boolean {
     const node = pending.pop();
     if (typeof node === 'string') {
       if (node.includes('\u0000')) return true;
-    } else if (Array.isArray(node)) pending.push(...node);
-    else if (typeof node === 'object' && node !== null) {
+    } else if (Array.isArray(node)) {
+      // One by one: spreading an array of 200,000 items as arguments overflows the stack.
+      for (const child of node) pending.push(child);
+    } else if (typeof node === 'object' && node !== null) {
       for (const [key, child] of Object.entries(node)) {
         if (key.includes('\u0000')) return true;
         pending.push(child);
