@@ -59,6 +59,20 @@ describe('very wide JSON', () => {
   });
 });
 
+describe('unpaired UTF-16 surrogates', () => {
+  it('refuses one in a job, a context value or a channel with a 400 at its path, which PostgreSQL would refuse with a 500', async () => {
+    const job = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: { text: 'a\ud800' } }));
+    expect([job.status, job.body.error?.details]).toEqual([400, [{ path: 'request.body.text', message: 'must not contain an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text' }]]);
+    const created = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({}));
+    const context = await request(api.app).patch(`/v1/jobs/${created.body.id}/context`).set(auth).send({ key: '\udc00' });
+    expect([context.status, context.body.error?.details?.[0]?.path]).toEqual([400, 'key']);
+    const channel = await request(api.app).post('/v1/notification-channels').set(auth).send({ name: 'c', type: 'chat_a', config: { url: 'https://example.com/hook', mention_text: '\ud800' } });
+    expect([channel.status, channel.body.error?.details?.[0]?.path]).toEqual([400, 'config.mention_text']);
+    const emoji = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: { text: '💥' } }));
+    expect(emoji.status).toBe(201);
+  });
+});
+
 describe('JSONPath caps at save', () => {
   it('refuses a path over 500 characters and a filter with more than 20 operators, with their paths', async () => {
     const plus = `$[?(${Array.from({ length: 21 }, () => '@.a').join(' + ')} > 0)]`;
