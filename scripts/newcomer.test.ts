@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { freePort } from '@cronsvc/core';
-import { alive, createTestDatabase, descendantPids, redisUrl, repoRoot, runCommand, spawnProcess, uniqueName, waitFor, type ChildApp, type TestDatabase } from '@cronsvc/core/testing';
+import { alive, createTestDatabase, deleteRedisKeys, descendantPids, redisUrl, repoRoot, runCommand, spawnProcess, uniqueName, waitFor, type ChildApp, type TestDatabase } from '@cronsvc/core/testing';
 
 // A newcomer's first hour, as a test: the README's quick start run as written (its own shell
 // blocks, through bash, against `npm run dev` and the README's local target), then one job of
@@ -96,10 +95,7 @@ afterAll(async () => {
   await service?.kill('SIGKILL').catch(() => undefined);
   await target?.kill('SIGKILL').catch(() => undefined);
   await database?.drop();
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
+  await deleteRedisKeys(prefix);
   rmSync(path.dirname(state), { recursive: true, force: true });
 }, SLOW);
 

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { alive, descendantPids, spawnProcess, startTargetServer, waitFor, repoRoot, type ChildApp, type TargetServer } from '@cronsvc/core/testing';
+import { alive, aOneTimeJob, aScheduledJob, descendantPids, spawnProcess, startTargetServer, waitFor, repoRoot, type ChildApp, type TargetServer } from '@cronsvc/core/testing';
 
 // `npm start` on a machine with only Node.js: the embedded PostgreSQL holds the data and the
 // queues (BullMQ's PostgreSQL backend), in a data directory that survives a restart.
@@ -77,7 +77,7 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
   const created = await api('/admin/v1/workspaces', ADMIN, { method: 'POST', body: { name: 'embedded' } });
   expect(created.status).toBe(201);
   const { api_token: token } = (await created.json()) as { api_token: string };
-  const once = await api('/v1/jobs', token, { method: 'POST', body: { name: 'once', kind: 'one_time', request: { url: `${target.url}/once` } } });
+  const once = await api('/v1/jobs', token, { method: 'POST', body: aOneTimeJob({ name: 'once', request: { url: `${target.url}/once` } }) });
   expect(once.status).toBe(201);
   const onceJob = (await once.json()) as { id: string };
   const succeeded = async (jobId: string) => {
@@ -91,7 +91,7 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
   const runAt = new Date(Date.now() + 30_000);
   const later = await api('/v1/jobs', token, {
     method: 'POST',
-    body: { name: 'later', kind: 'scheduled', schedule: { run_at: runAt.toISOString() }, request: { url: `${target.url}/later` } },
+    body: aScheduledJob({ name: 'later', schedule: { run_at: runAt.toISOString() }, request: { url: `${target.url}/later` } }),
   });
   expect(later.status).toBe(201);
   const laterJob = (await later.json()) as { id: string };
@@ -118,7 +118,7 @@ it('runs on the embedded PostgreSQL with the queues there too, and keeps data an
     if (req.url === '/slow') await held;
     res.end('ok');
   });
-  const slow = await api('/v1/jobs', token, { method: 'POST', body: { name: 'slow', kind: 'one_time', request: { url: `${target.url}/slow` } } });
+  const slow = await api('/v1/jobs', token, { method: 'POST', body: aOneTimeJob({ name: 'slow', request: { url: `${target.url}/slow` } }) });
   expect(slow.status).toBe(201);
   await waitFor(() => target.received.some((r) => r.url === '/slow'), { timeoutMs: 30_000, what: 'the slow request to arrive' });
   const [pidLine, , , portLine] = (await readFile(path.join(dir, 'pg', 'postmaster.pid'), 'utf8')).split('\n');

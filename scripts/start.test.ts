@@ -1,31 +1,17 @@
-import pg from 'pg';
-import { Redis } from 'ioredis';
-import { alive, databaseUrl, descendantPids, redisUrl, spawnProcess, startTargetServer, testRun, uniqueName, waitFor, repoRoot } from '@cronsvc/core/testing';
-import path from 'node:path';
+import { alive, aOneTimeJob, descendantPids, startService, startTargetServer, waitFor } from '@cronsvc/core/testing';
 
 // `npm start` as a user runs it: a database that does not exist yet, then Ctrl-C.
 it('creates the database, migrates, serves and executes, then stops every process on SIGINT', async () => {
-  const dbName = uniqueName(`cronsvc_test_${testRun}`);
-  const prefix = uniqueName('test');
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
   const target = await startTargetServer();
-  const app = spawnProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts/start.ts')], {
-    DATABASE_URL: databaseUrl(dbName),
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    PORT: String(port),
-    BOOTSTRAP_API_TOKEN: 'csk_start_test_token',
-    ALLOW_PRIVATE_TARGETS: 'true',
-    LOG_LEVEL: 'info',
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const service = await startService({ BOOTSTRAP_API_TOKEN: 'csk_start_test_token', ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'info' });
+  const { app, base } = service;
   const auth = { Authorization: 'Bearer csk_start_test_token', 'Content-Type': 'application/json' };
   try {
     await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 60_000, what: () => `the API (output: ${app.output()})` });
     const created = await fetch(`${base}/v1/jobs`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ name: 'hello', kind: 'one_time', request: { url: `${target.url}/hello` } }),
+      body: JSON.stringify(aOneTimeJob({ name: 'hello', request: { url: `${target.url}/hello` } })),
     });
     expect(created.status).toBe(201);
     const job = (await created.json()) as { id: string };
@@ -47,15 +33,7 @@ it('creates the database, migrates, serves and executes, then stops every proces
     expect(app.output()).toMatch(/migrations applied/);
     expect(app.output()).not.toMatch(/\berror\b/i);
   } finally {
-    await app.kill('SIGKILL').catch(() => undefined);
+    await service.close();
     await target.close();
-    const admin = new pg.Client({ connectionString: databaseUrl('postgres') });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
   }
 });

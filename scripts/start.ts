@@ -5,29 +5,42 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime, startUp, storesEnv, SUPERVISED_ENV } from '@cronsvc/core';
+import { announce, CHILD_NODE_OPTIONS, startUp, storesEnv } from '@cronsvc/core/start-up';
+import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Compiled by `npm run build`, this file is scripts/dist/start.js, and its children run compiled too.
+const compiled = path.basename(here) === 'dist';
+const root = path.resolve(here, compiled ? '../..' : '..');
+/** The node arguments that run an app: its compiled JavaScript, or its TypeScript through tsx's loader. */
+const appArgs = (name: string) =>
+  compiled ? [path.join(root, 'apps', name, 'dist', 'main.js')] : ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')];
 const STOP_GRACE_MS = 30_000;
 
-const { config, logger, stores } = await startUp('supervisor');
+// Split, the API applies BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
+const { config, logger, stores } = await startUp('supervisor', { bootstrapToken: (c) => c.allInOne });
+const supervisorId = newSupervisorId();
 
 if (config.allInOne) {
-  const [{ startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
+  const [{ createRuntime }, { startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
+    import('@cronsvc/core'),
     import('@cronsvc/api'),
     import('@cronsvc/scheduler'),
     import('@cronsvc/executor'),
     import('@cronsvc/notifier'),
   ]);
-  const runtime = createRuntime(config, logger, { dbPoolSize: 40 });
+  const runtime = createRuntime({ ...config, supervisor: supervisorId }, logger, { dbPoolSize: 40 });
   const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime)];
+  const signals = await allInOneSignals(runtime);
+  announce(logger, runtime.config, 'all');
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(130);
     stopping = true;
     // The API stops first so no new work arrives while the workers drain.
     for (const service of services) await service.stop();
+    await signals.stop();
     await runtime.close();
     await stores.stop();
     process.exit(0);
@@ -36,15 +49,21 @@ if (config.allInOne) {
   process.on('SIGTERM', () => void stop());
 } else {
   const children = new Map<string, ChildProcess>();
+  const signals = superviseChildren(supervisorId, config.databaseUrl, logger);
+  // Flags the operator puts in NODE_OPTIONS come after the service's own, so theirs win.
+  const nodeOptions = `${CHILD_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim();
   // The children use the stores decided here: the embedded server's URL, the queue backend.
-  const childEnv = { ...process.env, ...storesEnv(stores), [SUPERVISED_ENV]: '1' };
+  const childEnv = { ...process.env, ...storesEnv(stores), ...signals.env, NODE_OPTIONS: nodeOptions };
+  // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
+  const envOf = (name: string) => (name === 'api' ? childEnv : { ...childEnv, BOOTSTRAP_API_TOKEN: '' });
   // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
-  const exit = (code: number) => void stores.stop().finally(() => process.exit(code));
+  const exit = (code: number) => void signals.close().finally(() => stores.stop().finally(() => process.exit(code)));
   let stopping = false;
   const launch = (name: string, restarts: number) => {
-    // node with tsx's loader, not the tsx command, which would add a relay process per app.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: childEnv });
+    // node itself, not the tsx command, which would add a relay process per app.
+    const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: signals.stdio, env: envOf(name) });
     children.set(name, child);
+    signals.adopt(child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
       children.delete(name);
@@ -78,4 +97,5 @@ if (config.allInOne) {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   for (const name of APPS) launch(name, 0);
+  announce(logger, config, 'all');
 }

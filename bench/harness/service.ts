@@ -1,9 +1,10 @@
 // The service under test, started from the working tree as separate processes, the way
-// `npm start` runs them: node --import tsx apps/<name>/src/main.ts.
+// `npm start` runs them in production: node apps/<name>/dist/main.js, compiled by `npm run build`.
 import { catalog, createQueuePool, freePort, openQueue, type QueueBackendName, type QueueConnection } from '@cronsvc/core';
+import { CHILD_NODE_OPTIONS } from '@cronsvc/core/start-up';
 import { Redis } from 'ioredis';
 import path from 'node:path';
-import { repoRoot, spawnTsx, type Managed } from './processes.js';
+import { repoRoot, spawnManaged, type Managed } from './processes.js';
 import { REDIS_URL } from './stores.js';
 
 export interface ServiceOptions {
@@ -77,8 +78,15 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     o.profileDir
       ? { NODE_OPTIONS: `--import ${path.join(repoRoot, 'bench/tools/cpu-profile.mjs')}`, BENCH_PROFILE_DIR: o.profileDir, BENCH_PROFILE_NAME: label }
       : {};
+  // The compiled apps, with the node options `npm start`'s supervisor gives its children, as
+  // production runs them (the bench builds first: bench/run.ts).
   const spawnApp = (name: string, label = name) =>
-    spawnTsx(label, `apps/${name}/src/main.ts`, { ...env, ...(name === 'api' ? {} : { BOOTSTRAP_API_TOKEN: '' }), ...profiling(label) });
+    spawnManaged(label, process.execPath, [path.join(repoRoot, 'apps', name, 'dist', 'main.js')], {
+      ...env,
+      ...(name === 'api' ? {} : { BOOTSTRAP_API_TOKEN: '' }),
+      NODE_OPTIONS: [CHILD_NODE_OPTIONS, profiling(label).NODE_OPTIONS ?? ''].join(' ').trim(),
+      ...profiling(label),
+    });
   const queueConnection: QueueConnection =
     o.queueBackend === 'redis'
       ? { backend: 'redis', redis: new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }), prefix: o.redisPrefix }

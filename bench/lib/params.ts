@@ -109,6 +109,8 @@ export const TARGETS = {
   endToEndCallP99Ms: { op: '<', value: 50 },
   throughputPerSecond: { op: '>=', value: 1_000 },
   ratioToCeiling: { op: '>=', value: 0.6 },
+  /** The service's public path against the minimal pipeline built from the same parts, in the same run. */
+  ratioToMinimalPipeline: { op: '>=', value: 0.6 },
   aheadOfPeer: { op: '>', value: 1 },
   singleP99Ms: { op: '<', value: 50 },
   instantP50Ms: { op: '<', value: 250 },

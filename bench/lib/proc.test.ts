@@ -1,4 +1,4 @@
-import { cpuPercentOfCore, parseCpuTicks, parseRedisInfo, parseVmRssBytes, perItem } from './proc.js';
+import { cpuPercentOfCore, parseCpuTicks, parseStatusBytes, parseRedisInfo, parseVmRssBytes, perItem } from './proc.js';
 
 describe('parseCpuTicks', () => {
   it('adds utime and stime (fields 14 and 15)', () => {
@@ -23,6 +23,18 @@ describe('parseVmRssBytes', () => {
 
   it('is null when the line is missing (a process that has exited)', () => {
     expect(parseVmRssBytes('Name:\tnode\n')).toBeNull();
+  });
+});
+
+describe('parseStatusBytes', () => {
+  it('reads RssAnon and RssFile in bytes', () => {
+    const status = 'Name:\tnode\nVmRSS:\t   93000 kB\nRssAnon:\t   50000 kB\nRssFile:\t   43000 kB\n';
+    expect(parseStatusBytes(status, 'RssAnon')).toBe(50000 * 1024);
+    expect(parseStatusBytes(status, 'RssFile')).toBe(43000 * 1024);
+  });
+
+  it('is null when the line is missing', () => {
+    expect(parseStatusBytes('Name:\tnode\n', 'RssAnon')).toBeNull();
   });
 });
 

@@ -19,6 +19,16 @@ export function parseVmRssBytes(statusText: string): number | null {
   return match ? Number(match[1]) * 1024 : null;
 }
 
+/**
+ * A field of /proc/<pid>/status in bytes (`VmRSS`, `RssAnon`, `RssFile`, ...); null if the
+ * line is missing. RssAnon is the memory the process allocated itself; RssFile the pages of
+ * files it maps (the node binary and its libraries), which processes running the same binary share.
+ */
+export function parseStatusBytes(statusText: string, field: string): number | null {
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(statusText);
+  return match ? Number(match[1]) * 1024 : null;
+}
+
 /** Share of one core used over a window: 100 means one core fully busy. */
 export function cpuPercentOfCore(ticks: number, clockTicksPerSecond: number, windowMs: number): number | null {
   if (!(windowMs > 0) || !(clockTicksPerSecond > 0) || ticks < 0) return null;

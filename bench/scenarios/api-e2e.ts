@@ -3,6 +3,10 @@
 // until all N executions have succeeded; the same with POST /v1/jobs/:id/run-now on existing jobs.
 // Then the latency of POST /v1/jobs (one_time and recurring) and run-now at an even 500 req/s,
 // while the executor is busy with the executions those requests (or a load beside them) create.
+// Then the same closed loop against the minimal pipeline (bench/minimal/: a bare node:http front
+// that inserts and queues in batches, a BullMQ worker calling the target with bare node:http,
+// results inserted in batches), so the service's figure is also a ratio to the floor its own
+// parts allow on this machine in this run.
 // Last, the one_time run again on the zero-install setup: an embedded PostgreSQL of its own with
 // the queues in it (BullMQ's PostgreSQL backend), as `npm start` runs on a machine with only Node.js.
 import { writeFileSync, rmSync } from 'node:fs';
@@ -15,7 +19,8 @@ import type { Service } from '../harness/service.js';
 import type { ClosedResult, ClosedSpec, E2eCall, PacedSpec } from '../load/e2e.js';
 import { summarizeLoad, type LoadResult } from '../lib/load.js';
 import { TARGETS } from '../lib/params.js';
-import type { Figure, Target } from '../lib/verdict.js';
+import { derived, type Figure, type Target } from '../lib/verdict.js';
+import { REDIS_URL } from '../harness/stores.js';
 import type { ScenarioResult } from './types.js';
 
 const SCENARIO = 'api-e2e';
@@ -74,6 +79,44 @@ function cpuAccount(ctx: BenchContext, service: Service): () => Promise<Record<s
       windowMs: report.windowMs,
     };
   };
+}
+
+/**
+ * The minimal pipeline (bench/minimal/) on the bench's database, Redis and target: the same closed
+ * loop and the same body, so its executions/s is the floor the service's public path is held to.
+ */
+async function minimalPipeline(ctx: BenchContext, body: string): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
+  const p = ctx.params.apiE2e;
+  const run = `minimal-${process.pid}`;
+  await ctx.pool.query(`CREATE TABLE IF NOT EXISTS bench_minimal_jobs (run text NOT NULL, id text NOT NULL, url text NOT NULL)`);
+  await ctx.pool.query(`CREATE TABLE IF NOT EXISTS bench_results (run text NOT NULL, id text NOT NULL, status int NOT NULL, finished_at timestamptz(3) NOT NULL)`);
+  await ctx.pool.query(`DELETE FROM bench_minimal_jobs WHERE run = $1`, [run]);
+  await ctx.pool.query(`DELETE FROM bench_results WHERE run = $1`, [run]);
+  await ctx.target.reset();
+  const env = { DATABASE_URL: ctx.databaseUrl, REDIS_URL, REDIS_PREFIX: ctx.redisPrefix, QUEUE: 'bench_minimal', RUN: run, CONCURRENCY: String(ctx.params.throughput.workerConcurrency) };
+  const worker = spawnTsx('minimal-worker', 'bench/minimal/worker.ts', env);
+  const front = spawnTsx('minimal-front', 'bench/minimal/front.ts', env);
+  try {
+    // Both at once: a line printed before its watcher exists is not seen.
+    const [, [, port]] = await Promise.all([worker.waitForLine(/^READY$/, 60_000), front.waitForLine(/^READY (\d+)$/, 60_000)]);
+    ctx.log(`${SCENARIO}: ${p.executions.toLocaleString('en-US')} one_time jobs through the minimal pipeline, ${p.inFlight} in flight`);
+    const cpu = cpuWindow([front, worker, ctx.target.process]);
+    const result = await runLoad<ClosedResult>(
+      { mode: 'closed', baseUrl: `http://127.0.0.1:${port}`, token: 'none', call: { kind: 'create', body }, count: p.executions, inFlight: p.inFlight, succeededTotal: p.executions, timeoutMs: p.timeoutMs },
+      p.timeoutMs + 60_000,
+    );
+    const cpuReport = cpu();
+    const stats = await ctx.target.stats();
+    const problems = result.succeeded < p.executions ? [`only ${result.succeeded} of ${p.executions} calls recorded within ${p.timeoutMs} ms`] : [];
+    const figures: Figure[] = [
+      { scenario: SCENARIO, name: 'minimal pipeline: executions/s end to end', value: problems.length === 0 ? p.executions / (result.elapsedMs / 1000) : null, unit: 'exec/s', problems },
+      { scenario: SCENARIO, name: 'minimal pipeline: lost calls at the target', value: Math.max(0, p.executions - stats.distinct), unit: '', target: TARGETS.zero },
+    ];
+    return { figures, details: { result, target: stats, cpu: cpuReport } };
+  } finally {
+    await front.stop();
+    await worker.stop();
+  }
 }
 
 /** Closed loop: N calls, 32 in flight, then checks what the target received. */
@@ -158,6 +201,18 @@ export async function apiE2e(ctx: BenchContext): Promise<ScenarioResult> {
     const created = await endToEnd(ctx, service, 'one_time jobs created', { kind: 'create', body: oneTime }, p.executions);
     figures.push(...created.figures);
     details.oneTime = created.details;
+
+    await drained(ctx, service);
+    const minimal = await minimalPipeline(ctx, oneTime);
+    figures.push(...minimal.figures);
+    figures.push(
+      derived(
+        { scenario: SCENARIO, name: 'one_time jobs created / minimal pipeline', unit: 'x', target: TARGETS.ratioToMinimalPipeline },
+        [created.figures[0], minimal.figures[0]],
+        (service, floor) => service / floor,
+      ),
+    );
+    details.minimal = minimal.details;
 
     await resetServiceData(ctx.pool);
     files.push(await seedRunNowJobs(ctx, p.executions));

@@ -1,5 +1,3 @@
-import type { Health } from '@cronsvc/contracts';
-import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { createHttpClient, createMailer, SEND_TIMEOUT_MS, type Deps, type Runtime } from '@cronsvc/core';
 import { requireApiToken } from './middleware/auth.js';
@@ -7,14 +5,19 @@ import { jsonBodiesOnly, jsonBody } from './middleware/json-body.js';
 import { PUBLIC_PREFIXES } from './middleware/public.js';
 import { publicRateLimit, rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, notFoundRoute, nulInPath } from './middleware/errors.js';
+import { observeRequests } from './middleware/observe-requests.js';
+import { requestId } from './middleware/request-id.js';
+import { routeNamer } from './routes/route-table.js';
 import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
 import { approvalsRouter } from './routers/approvals.router.js';
 import { deliveriesRouter } from './routers/deliveries.router.js';
+import { docsRouter } from './routers/docs.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
 import { monitorsRouter } from './routers/monitors.router.js';
+import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
 import { resumeRouter } from './routers/resume.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
@@ -42,11 +45,10 @@ export function createApp(deps: ApiDeps): Express {
     http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
     mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
   };
-  app.use((_req, res, next) => {
-    res.locals.requestId = randomUUID();
-    res.setHeader('X-Request-Id', res.locals.requestId);
-    next();
-  });
+  const routeOf = routeNamer(app);
+  app.use(requestId, observeRequests(deps.logger, routeOf));
+  app.use(operatorRouter(deps));
+  app.use(docsRouter(deps));
   const limitStore = deps.redis ? { redis: deps.redis, prefix: deps.config.redisPrefix } : { pool: deps.pool };
   // Public endpoints: the token in the path is the credential, and each looks its token up and
   // counts the request before it reads its body, with a parser and limit of its own, so they come
@@ -64,11 +66,8 @@ export function createApp(deps: ApiDeps): Express {
   app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
   app.use(jsonBody('1mb'));
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ ok: true } satisfies Health);
-  });
   app.use('/admin/v1', adminRouter(deps));
-  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, deps.config.adminToken));
+  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, { adminToken: deps.config.adminToken, actions: deps.config.queueDashboardActions }));
 
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool));
@@ -87,6 +86,6 @@ export function createApp(deps: ApiDeps): Express {
   app.use('/v1', v1);
 
   app.use(notFoundRoute);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, routeOf));
   return app;
 }

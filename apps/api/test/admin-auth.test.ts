@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { ADMIN_TOKEN } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aCronJob } from '@cronsvc/core/testing';
 import { ensureBootstrapWorkspace, hashToken } from '@cronsvc/core';
 import { useApiApp } from './api-app.js';
 
@@ -65,12 +65,9 @@ describe('admin API and API tokens', () => {
   it('answers 404 for another workspace’s job', async () => {
     const a = await api.ctx.workspace('a');
     const b = await api.ctx.workspace('b');
-    const created = await request(api.app)
-      .post('/v1/jobs')
-      .set('Authorization', `Bearer ${a.token}`)
-      .send({ name: 'mine', kind: 'cron', schedule: { cron: '0 0 * * *' }, request: { url: 'https://example.com/' } });
+    const created = await request(api.app).post('/v1/jobs').set(a.auth).send(aCronJob());
     expect(created.status).toBe(201);
-    const asB = { Authorization: `Bearer ${b.token}` };
+    const asB = b.auth;
     for (const call of [
       request(api.app).get(`/v1/jobs/${created.body.id}`).set(asB),
       request(api.app).patch(`/v1/jobs/${created.body.id}`).set(asB).send({ name: 'x' }),

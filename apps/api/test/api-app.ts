@@ -8,13 +8,14 @@ export interface ApiApp {
 
 /**
  * The API app of one test file, on a test context of its own (its own database and Redis prefix,
- * `env` on top of the test configuration), created before the file's tests and closed after them.
+ * `env` on top of the test configuration, or what `env()` answers in the hook when it depends on
+ * servers an earlier hook started), created before the file's tests and closed after them.
  * Read `ctx` and `app` inside hooks and tests, not at the top of the file, where they are not set yet.
  */
-export function useApiApp(env: Record<string, string> = {}): ApiApp {
+export function useApiApp(env: Record<string, string> | (() => Record<string, string>) = {}): ApiApp {
   const api = {} as ApiApp;
   beforeAll(async () => {
-    api.ctx = await createTestContext(env);
+    api.ctx = await createTestContext(typeof env === 'function' ? env() : env);
     api.app = createApp(api.ctx.runtime);
   });
   afterAll(() => api.ctx?.close());

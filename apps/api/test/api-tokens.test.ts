@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { createRuntime, serviceLogger, type Runtime } from '@cronsvc/core';
-import { ADMIN_TOKEN, createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aRecurringJob, type TestContext } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
+import { useApiApp } from './api-app.js';
 
 // The API looks every request's token up in Postgres (the lookups of concurrent requests share
 // one statement): no process keeps a token that was deleted (D2).
@@ -10,15 +11,13 @@ let ctx: TestContext;
 let app: ReturnType<typeof createApp>;
 let other: Runtime;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
+// Registered before the fixture's hooks, so the second runtime closes before the context does.
+afterAll(() => other?.close());
+const api = useApiApp();
+beforeAll(() => {
+  ({ ctx, app } = api);
   // A second API process: its own runtime and connection pool.
   other = createRuntime(ctx.config, serviceLogger(ctx.config, 'other-api'));
-});
-afterAll(async () => {
-  await other.close();
-  await ctx.close();
 });
 
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -26,8 +25,7 @@ const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 async function workspaceWithJob(name: string): Promise<{ token: string }> {
   const { token } = await ctx.workspace(name);
-  const job = { name: `job of ${name}`, kind: 'recurring', schedule: { every_n_minutes: 60 }, request: { url: 'https://example.com/' } };
-  expect((await request(app).post('/v1/jobs').set(bearer(token)).send(job)).status).toBe(201);
+  expect((await request(app).post('/v1/jobs').set(bearer(token)).send(aRecurringJob({ name: `job of ${name}` }))).status).toBe(201);
   return { token };
 }
 

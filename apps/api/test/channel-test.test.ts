@@ -1,32 +1,22 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import {
-  aChannel, createTestContext, startReceiver, startSmtpReceiver, webhookSignatureValid,
-  type Receiver, type SmtpReceiver, type TestContext,
-} from '@cronsvc/core/testing';
+import { aChannel, startReceiver, useNotificationReceivers, webhookSignatureValid, type Receiver, type SmtpReceiver, type TestContext, type TestWorkspace } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
 let ctx: TestContext;
 let receiver: Receiver;
 let smtp: SmtpReceiver;
 let app: ReturnType<typeof createApp>;
-let ws: { id: string; token: string };
+let ws: TestWorkspace;
 let auth: { Authorization: string };
 
+const sinks = useNotificationReceivers();
+const api = useApiApp(() => sinks.env);
 beforeAll(async () => {
-  receiver = await startReceiver();
-  smtp = await startSmtpReceiver();
-  ctx = await createTestContext({ SMTP_URL: smtp.url, CHAT_C_API_BASE: `${receiver.url}/chat-c` });
-  app = createApp(ctx.runtime);
+  ({ ctx, app } = api);
+  ({ receiver, smtp } = sinks);
   ws = await ctx.workspace();
-  auth = { Authorization: `Bearer ${ws.token}` };
-});
-afterAll(async () => {
-  await ctx.close();
-  await Promise.all([receiver.close(), smtp.close()]);
-});
-beforeEach(() => {
-  receiver.reset();
-  smtp.mails.length = 0;
+  ({ auth } = ws);
 });
 
 const test = async (channelId: string, on = app) => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { aChannel, aWorkflow, httpStep, waitFor } from '@cronsvc/core/testing';
+import { aChannel, aCronJob, aRecurringJob, aWorkflow, httpStep, waitFor } from '@cronsvc/core/testing';
 import { SCREENSHOTS, useConsole } from './console-fixture.js';
 
 // Jobs in a real browser: New job for every kind, the API's messages beside the fields, the jobs
@@ -107,7 +107,7 @@ it('creates cron, scheduled, one_time, workflow and webhook_trigger jobs, showin
 });
 
 it('shows the API’s own validation messages next to the fields, and keeps what was typed', async () => {
-  const body = { name: 'bad', kind: 'recurring', schedule: { every_n_minutes: 0 }, request: { url: 'not a url' }, retry_policy: { max_attempts: 11 } };
+  const body = aRecurringJob({ name: 'bad', schedule: { every_n_minutes: 0 }, request: { url: 'not a url' }, retry_policy: { max_attempts: 11 } });
   const api = await f.post('/v1/jobs', body);
   expect(api.status).toBe(400);
   const message = (p: string) => api.body.error.details.find((d: { path: string }) => d.path === p).message;
@@ -130,8 +130,8 @@ it('shows the API’s own validation messages next to the fields, and keeps what
 });
 
 it('lists jobs with schedule in words, next run, last status and recent outcomes, filtered by name, state and kind', async () => {
-  const often = await f.createJob({ name: 'zz often', kind: 'recurring', schedule: { every_n_minutes: 5 }, request: { url: `${f.target.url}/often` } });
-  const quiet = await f.createJob({ name: 'zz quiet', kind: 'cron', schedule: { cron: '0 12 * * *' }, request: { url: `${f.target.url}/quiet` } });
+  const often = await f.createJob(aRecurringJob({ name: 'zz often', schedule: { every_n_minutes: 5 }, request: { url: `${f.target.url}/often` } }));
+  const quiet = await f.createJob(aCronJob({ name: 'zz quiet', schedule: { cron: '0 12 * * *' }, request: { url: `${f.target.url}/quiet` } }));
   await f.createJob(aWorkflow([httpStep('one', `${f.target.url}/one`)], { name: 'zz flow' }));
   for (const id of [await f.runNow(often.id), await f.runNow(often.id)]) await f.until(id, 'succeeded');
   expect((await f.post(`/v1/jobs/${quiet.id}/pause`)).status).toBe(200);
@@ -159,7 +159,7 @@ it('lists jobs with schedule in words, next run, last status and recent outcomes
 });
 
 it('shows a job’s schedule in words and next 5 fires, and runs, pauses, resumes, edits and deletes it', async () => {
-  const job = await f.createJob({ name: 'six-hourly', kind: 'cron', schedule: { cron: '0 */6 * * *' }, request: { url: `${f.target.url}/six` } });
+  const job = await f.createJob(aCronJob({ name: 'six-hourly', schedule: { cron: '0 */6 * * *' }, request: { url: `${f.target.url}/six` } }));
   const channel = await aChannel(f.ctx.runtime, f.workspaceId, 'webhook', { url: `${f.target.url}/hook` }, 'ops hook');
   await page.goto(`${f.base}/console/jobs/${job.id}`);
   await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('six-hourly');
@@ -226,7 +226,7 @@ it('shows a job’s schedule in words and next 5 fires, and runs, pauses, resume
 });
 
 it('asks on a page of its own before deleting when the browser runs no script', async () => {
-  const job = await f.createJob({ name: 'no script', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/x` } });
+  const job = await f.createJob(aCronJob({ name: 'no script', request: { url: `${f.target.url}/x` } }));
   const context = await f.browser.newContext({ javaScriptEnabled: false });
   const plain = await context.newPage();
   await plain.goto(`${f.base}/console/sign-in`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { aChannel, approvalStep, aWorkflow, httpStep, waitFor } from '@cronsvc/core/testing';
+import { aChannel, aCronJob, aMonitorBody, approvalStep, aWorkflow, httpStep, waitFor } from '@cronsvc/core/testing';
 import { SCREENSHOTS, useConsole } from './console-fixture.js';
 
 // Executions, dead letters, monitors, channels and secrets in a real browser; every action is
@@ -32,7 +32,7 @@ const dlq = async () => (await f.get('/v1/dlq')).body;
 
 /** A job whose runs fail at once (one attempt, 500), and `n` of its runs, finished and dead-lettered. */
 async function deadLetters(name: string, n: number): Promise<{ jobId: string; ids: string[] }> {
-  const job = await f.createJob({ name, kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/fail` }, retry_policy: { max_attempts: 1 } });
+  const job = await f.createJob(aCronJob({ name, request: { url: `${f.target.url}/fail` }, retry_policy: { max_attempts: 1 } }));
   const ids: string[] = [];
   for (let i = 0; i < n; i++) ids.push(await f.runNow(job.id));
   for (const id of ids) await f.until(id, 'failed');
@@ -41,13 +41,11 @@ async function deadLetters(name: string, n: number): Promise<{ jobId: string; id
 
 it('shows an execution’s attempts as a timeline with the masked preview, and replays it', async () => {
   expect((await f.post('/v1/secrets', { name: 'KEY', value: SECRET })).status).toBe(201);
-  const job = await f.createJob({
+  const job = await f.createJob(aCronJob({
     name: 'flaky',
-    kind: 'cron',
-    schedule: { cron: '0 0 1 1 *' },
     request: { url: `${f.target.url}/fail`, headers: { 'X-Key': '{{secret.KEY}}' } },
     retry_policy: { max_attempts: 2 },
-  });
+  }));
   const id = await f.runNow(job.id);
   const done = await f.until(id, 'failed');
 
@@ -135,7 +133,7 @@ it('creates a monitor and shows its state, last ping and ping URL; pauses, resum
   await page.getByLabel('Name', { exact: true }).fill('nightly backup');
   await page.getByLabel('Expected interval (seconds)').fill('0');
   await page.getByRole('button', { name: 'Create monitor' }).click();
-  await expect(page.locator('#m-expected-interval-sec-error').innerText()).resolves.toMatch(/expected_interval_sec/);
+  await expect(page.locator('#m-expected-interval-sec-error').innerText()).resolves.toMatch(/at least 1/);
   await page.getByLabel('Expected interval (seconds)').fill('3600');
   await page.getByLabel('Grace (seconds)').fill('300');
   await page.getByRole('button', { name: 'Create monitor' }).click();
@@ -170,7 +168,7 @@ it('creates a monitor and shows its state, last ping and ping URL; pauses, resum
 it('sends a channel’s test and shows its outcome in place, with the rules that send to it, and adds a monitor’s rule', async () => {
   const good = await aChannel(f.ctx.runtime, f.workspaceId, 'webhook', { url: `${f.target.url}/hook` }, 'good hook');
   const bad = await aChannel(f.ctx.runtime, f.workspaceId, 'webhook', { url: `${f.target.url}/missing` }, 'bad hook');
-  const job = await f.createJob({ name: 'watched', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/x` } });
+  const job = await f.createJob(aCronJob({ name: 'watched', request: { url: `${f.target.url}/x` } }));
   expect((await f.post(`/v1/jobs/${job.id}/notification-rules`, { channel_id: good.id, event: 'on_failure' })).status).toBe(201);
 
   await nav('Channels');
@@ -192,7 +190,7 @@ it('sends a channel’s test and shows its outcome in place, with the rules that
   expect((await f.get(`/v1/jobs/${job.id}/notification-rules`)).body.total).toBe(0);
 
   // A monitor's rule is added here.
-  const monitor = (await f.post('/v1/monitors', { name: 'heartbeat', expected_interval_sec: 60 })).body;
+  const monitor = (await f.post('/v1/monitors', aMonitorBody({ name: 'heartbeat' }))).body;
   await page.reload();
   await page.getByLabel('Monitor', { exact: true }).selectOption(monitor.id);
   await page.getByLabel('Channel', { exact: true }).selectOption(bad.id);
@@ -221,7 +219,7 @@ it('creates a secret, sets a new value and deletes it, never showing a value', a
   expect(await page.content()).not.toContain('second-value-456');
 
   // The new value is what the next request carries.
-  const job = await f.createJob({ name: 'deploy', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/deploy`, headers: { 'X-Key': '{{secret.DEPLOY_TOKEN}}' } } });
+  const job = await f.createJob(aCronJob({ name: 'deploy', request: { url: `${f.target.url}/deploy`, headers: { 'X-Key': '{{secret.DEPLOY_TOKEN}}' } } }));
   await page.locator('tr', { hasText: 'DEPLOY_TOKEN' }).getByRole('button', { name: 'Set value' }).click();
   await page.getByLabel('New value').fill('rotated-value-789');
   await page.getByRole('button', { name: 'Set value' }).click();

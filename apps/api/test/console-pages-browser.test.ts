@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { aChannel, aMonitor, approvalStep, aRule, aWorkflow, httpStep } from '@cronsvc/core/testing';
+import { aChannel, aCronJob, aMonitor, approvalStep, aRecurringJob, aRule, aWorkflow, httpStep } from '@cronsvc/core/testing';
 import { accessibilityProblems, DESKTOP, PHONE, SCREENSHOTS, scrollsSideways, useConsole } from './console-fixture.js';
 
 // Every console page, filled with data, at a desktop's and a phone's width: it renders, nothing
@@ -16,8 +16,8 @@ beforeAll(async () => {
     res.end(JSON.stringify({ ok: req.url, note: 'a body long enough to wrap: '.repeat(8) }));
   });
   const long = 'a job with a rather long name that has to wrap somewhere on a phone';
-  const job = await f.createJob({ name: long, kind: 'cron', schedule: { cron: '*/15 9-17 * * 1-5' }, request: { url: `${f.target.url}/ok/${'segment/'.repeat(12)}`, headers: { 'X-Trace': '{{uuid}}' } } });
-  const failing = await f.createJob({ name: 'failing', kind: 'recurring', schedule: { every_n_minutes: 30 }, request: { url: `${f.target.url}/fail` }, retry_policy: { max_attempts: 2 } });
+  const job = await f.createJob(aCronJob({ name: long, schedule: { cron: '*/15 9-17 * * 1-5' }, request: { url: `${f.target.url}/ok/${'segment/'.repeat(12)}`, headers: { 'X-Trace': '{{uuid}}' } } }));
+  const failing = await f.createJob(aRecurringJob({ name: 'failing', schedule: { every_n_minutes: 30 }, request: { url: `${f.target.url}/fail` }, retry_policy: { max_attempts: 2 } }));
   const flow = await f.createJob(aWorkflow([httpStep('build', `${f.target.url}/build`), approvalStep('review', 'Ship it?')], { name: 'release' }));
   const ok = await f.runNow(job.id);
   const bad = await f.runNow(failing.id);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { aChannel, aMonitor, aRule, waitFor } from '@cronsvc/core/testing';
+import { aChannel, aCronJob, aMonitor, aRule, waitFor } from '@cronsvc/core/testing';
 import { csrfOf, useConsole } from './console-fixture.js';
 
 // What the console must never do: change anything for a form without the session's CSRF token,
@@ -29,13 +29,11 @@ async function seed(auth: { Authorization: string }, workspaceId: string): Promi
     return res.body;
   };
   const secret = await post('/v1/secrets', { name: 'API_KEY', value: SECRET_VALUE });
-  const job = await post('/v1/jobs', {
+  const job = await post('/v1/jobs', aCronJob({
     name: HOSTILE,
-    kind: 'cron',
-    schedule: { cron: '0 0 1 1 *' },
     request: { url: `${f.target.url}/echo`, headers: { 'X-Key': '{{secret.API_KEY}}' } },
-  });
-  const failingJob = await post('/v1/jobs', { name: 'failing', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/fail` }, retry_policy: { max_attempts: 1 } });
+  }));
+  const failingJob = await post('/v1/jobs', aCronJob({ name: 'failing', request: { url: `${f.target.url}/fail` }, retry_policy: { max_attempts: 1 } }));
   const execution = (await post(`/v1/jobs/${job.id}/run-now`)).id;
   const deadLetter = (await post(`/v1/jobs/${failingJob.id}/run-now`)).id;
   const finished = (id: string) =>

@@ -1,53 +1,36 @@
 import request from 'supertest';
 import { executionRow, type Prisma } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { startExecutor, type Executor } from '@cronsvc/executor';
-import { createApp } from '../src/app.js';
+import { aCronJob, aOneTimeJob, waitFor, type TargetServer, type TestContext, type TestWorkspace } from '@cronsvc/core/testing';
+import type { createApp } from '../src/app.js';
+import { useWorkflowFixture } from './workflow-fixture.js';
 
 let ctx: TestContext;
 let app: ReturnType<typeof createApp>;
 let target: TargetServer;
-let executor: Executor;
 // Requests to /flaky fail with 500 until the target is healthy again; every other path answers 200.
 let flakyIsDown = false;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  app = createApp(ctx.runtime);
-  target = await startTargetServer();
+const f = useWorkflowFixture();
+beforeAll(() => ({ ctx, app, target } = f));
+beforeEach(() => {
   target.handle((req, res) => {
     res.statusCode = req.url.startsWith('/flaky') && flakyIsDown ? 500 : 200;
     res.end(res.statusCode === 200 ? 'ok' : 'down');
   });
-  executor = startExecutor(ctx.runtime);
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
 });
 
-interface Tenant {
-  id: string;
-  auth: { Authorization: string };
-}
+type Tenant = TestWorkspace;
 interface JobRef {
   id: string;
   name: string;
 }
 
 // Every test works in its own workspace, so DLQ totals and stats see only what the test made.
-async function tenant(): Promise<Tenant> {
-  const ws = await ctx.workspace();
-  return { id: ws.id, auth: { Authorization: `Bearer ${ws.token}` } };
-}
+const tenant = () => ctx.workspace();
 
 /** A cron job that never fires during the test (no scheduler runs); replays of it hit a healthy path. */
-async function cronJob(t: Tenant, name: string): Promise<JobRef> {
-  const res = await request(app)
-    .post('/v1/jobs')
-    .set(t.auth)
-    .send({ name, kind: 'cron', schedule: { cron: '0 3 1 1 *' }, request: { url: `${target.url}/ok` } });
+async function savedJob(t: Tenant, name: string): Promise<JobRef> {
+  const res = await request(app).post('/v1/jobs').set(t.auth).send(aCronJob({ name, request: { url: `${target.url}/ok` } }));
   expect(res.status).toBe(201);
   return { id: res.body.id, name };
 }
@@ -91,7 +74,7 @@ describe('the DLQ round trip', () => {
   it('lists a failure, counts it, replays it against the healed target, and keeps the original out of the DLQ with its attempts', async () => {
     const t = await tenant();
     flakyIsDown = true;
-    const created = await post(t, '/v1/jobs', { name: 'flaky', kind: 'one_time', request: { url: `${target.url}/flaky` }, retry_policy: { max_attempts: 1 } });
+    const created = await post(t, '/v1/jobs', aOneTimeJob({ name: 'flaky', request: { url: `${target.url}/flaky` }, retry_policy: { max_attempts: 1 } }));
     expect(created.status).toBe(201);
     const [original] = (await get(t, `/v1/jobs/${created.body.id}/executions`)).body.data;
     const failed = await waitFor(
@@ -146,8 +129,8 @@ describe('GET /v1/dlq', () => {
   const ids: Record<string, string> = {};
   beforeAll(async () => {
     t = await tenant();
-    reports = await cronJob(t, 'Nightly Reports');
-    other = await cronJob(t, 'cleanup');
+    reports = await savedJob(t, 'Nightly Reports');
+    other = await savedJob(t, 'cleanup');
     ids.old = await deadLetter(t, reports, { scheduledFor: at('2030-01-01T00:00:00Z'), createdAt: at('2030-01-03T00:00:00Z') });
     ids.mid = await deadLetter(t, other, { scheduledFor: at('2030-01-02T00:00:00Z'), createdAt: at('2030-01-02T00:00:00Z') });
     ids.new = await deadLetter(t, reports, { scheduledFor: at('2030-01-03T00:00:00Z'), createdAt: at('2030-01-01T00:00:00Z') });
@@ -198,8 +181,8 @@ describe('GET /v1/dlq', () => {
 describe('GET /v1/dlq/stats', () => {
   it('counts items by job (largest first, current job name) and by error class, oldest first seen', async () => {
     const t = await tenant();
-    const a = await cronJob(t, 'a');
-    const b = await cronJob(t, 'b');
+    const a = await savedJob(t, 'a');
+    const b = await savedJob(t, 'b');
     await deadLetter(t, b, { deadLetteredAt: at('2030-01-02T00:00:00.000Z'), errorClass: 'HTTP_4XX' });
     await deadLetter(t, a, { deadLetteredAt: at('2030-01-01T00:00:00.123Z') });
     await deadLetter(t, a, { deadLetteredAt: at('2030-01-03T00:00:00.000Z') });
@@ -207,7 +190,7 @@ describe('GET /v1/dlq/stats', () => {
     await deadLetter(t, a, { deadLetteredAt: null });
     await deadLetter(t, b, { status: 'succeeded', errorClass: null, deadLetteredAt: null });
     const stranger = await tenant();
-    await deadLetter(stranger, await cronJob(stranger, 'elsewhere'), { deadLetteredAt: at('2029-01-01T00:00:00.000Z') });
+    await deadLetter(stranger, await savedJob(stranger, 'elsewhere'), { deadLetteredAt: at('2029-01-01T00:00:00.000Z') });
     expect((await request(app).patch(`/v1/jobs/${a.id}`).set(t.auth).send({ name: 'a renamed' })).status).toBe(200);
 
     const res = await get(t, '/v1/dlq/stats');
@@ -227,10 +210,10 @@ describe('GET /v1/dlq/stats', () => {
 describe('POST /v1/dlq/:id/replay', () => {
   it('answers 404 for an execution that is not in the DLQ, unknown, or of another workspace, and changes nothing', async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'j');
+    const job = await savedJob(t, 'j');
     const succeededId = await deadLetter(t, job, { status: 'succeeded', errorClass: null, deadLetteredAt: null });
     const stranger = await tenant();
-    const theirs = await deadLetter(stranger, await cronJob(stranger, 'theirs'));
+    const theirs = await deadLetter(stranger, await savedJob(stranger, 'theirs'));
     const count = await executionCount();
     for (const id of [succeededId, 'exe_unknown', theirs]) {
       const res = await post(t, `/v1/dlq/${id}/replay`);
@@ -245,12 +228,12 @@ describe('POST /v1/dlq/:id/replay', () => {
 describe('POST /v1/dlq/replay-batch', () => {
   it('replays the DLQ items among the ids, each once, and reports the others as failed', async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'batch');
+    const job = await savedJob(t, 'batch');
     const first = await deadLetter(t, job);
     const second = await deadLetter(t, job);
     const notDead = await deadLetter(t, job, { status: 'succeeded', errorClass: null, deadLetteredAt: null });
     const stranger = await tenant();
-    const theirs = await deadLetter(stranger, await cronJob(stranger, 'theirs'));
+    const theirs = await deadLetter(stranger, await savedJob(stranger, 'theirs'));
 
     const res = await post(t, '/v1/dlq/replay-batch', { ids: [first, 'exe_unknown', notDead, theirs, second] });
     expect(res.status).toBe(200);
@@ -277,8 +260,8 @@ describe('POST /v1/dlq/replay-batch', () => {
 
   it("replays a job's items oldest first and leaves other jobs' items", async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'by job');
-    const keep = await cronJob(t, 'untouched');
+    const job = await savedJob(t, 'by job');
+    const keep = await savedJob(t, 'untouched');
     const newer = await deadLetter(t, job, { deadLetteredAt: at('2030-01-02T00:00:00Z') });
     const older = await deadLetter(t, job, { deadLetteredAt: at('2030-01-01T00:00:00Z') });
     const kept = await deadLetter(t, keep);
@@ -292,7 +275,7 @@ describe('POST /v1/dlq/replay-batch', () => {
 
   it('replays at most 100 items of a job per call, the oldest', async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'many');
+    const job = await savedJob(t, 'many');
     const base = Date.UTC(2030, 0, 1);
     await ctx.runtime.db.execution.createMany({ data: Array.from({ length: 101 }, (_, i) => failedRow(t, job, { deadLetteredAt: new Date(base + i * 1000) })) });
     const newest = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id, deadLetteredAt: new Date(base + 100_000) } });
@@ -313,7 +296,7 @@ describe('POST /v1/dlq/replay-batch', () => {
     ['an unknown job_id', { job_id: 'job_unknown' }],
   ])('rejects %s with validation_failed and replays nothing', async (_what, body) => {
     const t = await tenant();
-    const job = await cronJob(t, 'v');
+    const job = await savedJob(t, 'v');
     const item = await deadLetter(t, job);
     const filled = JSON.parse(JSON.stringify(body).replaceAll('ITEM', item).replaceAll('JOB', job.id));
     const count = await executionCount();
@@ -328,7 +311,7 @@ describe('POST /v1/dlq/replay-batch', () => {
 describe('DELETE /v1/dlq/:id', () => {
   it('takes the item out of the DLQ and keeps the execution', async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'd');
+    const job = await savedJob(t, 'd');
     const item = await deadLetter(t, job);
     const other = await deadLetter(t, job);
 
@@ -342,7 +325,7 @@ describe('DELETE /v1/dlq/:id', () => {
   it("answers 404 for another workspace's item and leaves it in its DLQ", async () => {
     const t = await tenant();
     const stranger = await tenant();
-    const theirs = await deadLetter(stranger, await cronJob(stranger, 'theirs'));
+    const theirs = await deadLetter(stranger, await savedJob(stranger, 'theirs'));
     const res = await request(app).delete(`/v1/dlq/${theirs}`).set(t.auth);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
@@ -353,8 +336,8 @@ describe('DELETE /v1/dlq/:id', () => {
 describe('POST /v1/dlq/purge', () => {
   it("purges one job's items and keeps their executions", async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'purged');
-    const keep = await cronJob(t, 'kept');
+    const job = await savedJob(t, 'purged');
+    const keep = await savedJob(t, 'kept');
     const gone = [await deadLetter(t, job), await deadLetter(t, job)];
     const kept = await deadLetter(t, keep);
 
@@ -367,7 +350,7 @@ describe('POST /v1/dlq/purge', () => {
 
   it('purges items dead-lettered strictly before `before`, in any offset', async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'aged');
+    const job = await savedJob(t, 'aged');
     const oldest = await deadLetter(t, job, { deadLetteredAt: at('2030-01-01T00:00:00.000Z'), scheduledFor: at('2030-01-01T00:00:00Z') });
     const onTheDot = await deadLetter(t, job, { deadLetteredAt: at('2030-01-02T00:00:00.000Z'), scheduledFor: at('2030-01-02T00:00:00Z') });
     const newest = await deadLetter(t, job, { deadLetteredAt: at('2030-01-03T00:00:00.000Z'), scheduledFor: at('2030-01-03T00:00:00Z') });
@@ -380,10 +363,10 @@ describe('POST /v1/dlq/purge', () => {
 
   it("purges the whole DLQ of the workspace in batches, and only that workspace's", async () => {
     const t = await tenant();
-    const job = await cronJob(t, 'bulk');
+    const job = await savedJob(t, 'bulk');
     await ctx.runtime.db.execution.createMany({ data: Array.from({ length: 2345 }, () => failedRow(t, job)) });
     const stranger = await tenant();
-    const theirs = await deadLetter(stranger, await cronJob(stranger, 'theirs'));
+    const theirs = await deadLetter(stranger, await savedJob(stranger, 'theirs'));
 
     const res = await post(t, '/v1/dlq/purge', {});
     expect(res.body).toEqual({ purged: 2345 });
@@ -399,7 +382,7 @@ describe('POST /v1/dlq/purge', () => {
     ['an unknown job_id', { job_id: 'job_unknown' }, 'job_id'],
   ])('rejects %s with validation_failed and purges nothing', async (_what, body, path) => {
     const t = await tenant();
-    const item = await deadLetter(t, await cronJob(t, 'v'));
+    const item = await deadLetter(t, await savedJob(t, 'v'));
     const res = await post(t, '/v1/dlq/purge', body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { executionRow } from '@cronsvc/core';
+import { aCronJob } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
 
 // Input an attacker with an ordinary API token might send: it gets a 400, never a 500, and
@@ -11,9 +12,7 @@ let workspaceId: string;
 const api = useApiApp();
 
 beforeAll(async () => {
-  const ws = await api.ctx.workspace();
-  workspaceId = ws.id;
-  auth = { Authorization: `Bearer ${ws.token}` };
+  ({ id: workspaceId, auth } = await api.ctx.workspace());
 });
 
 const nested = (levels: number): unknown => {
@@ -21,7 +20,6 @@ const nested = (levels: number): unknown => {
   for (let i = 0; i < levels; i += 1) value = i % 2 ? [value] : { a: value };
   return value;
 };
-const cronJob = (request: Record<string, unknown>, name = 'job') => ({ name, kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/', ...request } });
 
 describe('deeply nested JSON', () => {
   it.each([
@@ -36,16 +34,16 @@ describe('deeply nested JSON', () => {
   });
 
   it('refuses a job body or an assertion value nested deeper than 64 levels, at its path', async () => {
-    const deepBody = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: nested(65) }));
+    const deepBody = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', body: nested(65) } }));
     expect(deepBody.status).toBe(400);
     expect(deepBody.body.error.details).toEqual([{ path: 'request.body', message: 'must not be nested deeper than 64 levels' }]);
     const deepValue = await request(api.app)
       .post('/v1/jobs')
       .set(auth)
-      .send(cronJob({ response_assertions: { json: [{ path: '$.a', op: 'eq', value: nested(65) }] } }));
+      .send(aCronJob({ request: { response_assertions: { json: [{ path: '$.a', op: 'eq', value: nested(65) }] } } }));
     expect(deepValue.status).toBe(400);
     expect(deepValue.body.error.details).toEqual([{ path: 'request.response_assertions.json[0].value', message: 'must not be nested deeper than 64 levels' }]);
-    const atLimit = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: nested(64) }));
+    const atLimit = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', body: nested(64) } }));
     expect(atLimit.status).toBe(201);
     expect(atLimit.body.request.body).toEqual(nested(64));
   });
@@ -61,14 +59,14 @@ describe('very wide JSON', () => {
 
 describe('unpaired UTF-16 surrogates', () => {
   it('refuses one in a job, a context value or a channel with a 400 at its path, which PostgreSQL would refuse with a 500', async () => {
-    const job = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: { text: 'a\ud800' } }));
+    const job = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', body: { text: 'a\ud800' } } }));
     expect([job.status, job.body.error?.details]).toEqual([400, [{ path: 'request.body.text', message: 'must not contain an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text' }]]);
-    const created = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({}));
+    const created = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob());
     const context = await request(api.app).patch(`/v1/jobs/${created.body.id}/context`).set(auth).send({ key: '\udc00' });
     expect([context.status, context.body.error?.details?.[0]?.path]).toEqual([400, 'key']);
     const channel = await request(api.app).post('/v1/notification-channels').set(auth).send({ name: 'c', type: 'chat_a', config: { url: 'https://example.com/hook', mention_text: '\ud800' } });
     expect([channel.status, channel.body.error?.details?.[0]?.path]).toEqual([400, 'config.mention_text']);
-    const emoji = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ method: 'POST', body: { text: '💥' } }));
+    const emoji = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', body: { text: '💥' } } }));
     expect(emoji.status).toBe(201);
   });
 });
@@ -79,7 +77,7 @@ describe('JSONPath caps at save', () => {
     const res = await request(api.app)
       .post('/v1/jobs')
       .set(auth)
-      .send(cronJob({ response_output_template: { sum: plus }, response_assertions: { json: [{ path: `$.${'a'.repeat(500)}`, op: 'exists' }] } }));
+      .send(aCronJob({ request: { response_output_template: { sum: plus }, response_assertions: { json: [{ path: `$.${'a'.repeat(500)}`, op: 'exists' }] } } }));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     const messages = res.body.error.details.map((d: { path: string; message: string }) => `${d.path}: ${d.message}`).join('\n');
@@ -94,7 +92,7 @@ describe('execution lists', () => {
   beforeAll(async () => {
     ids = {};
     for (const name of ['100% uptime', 'a_b', 'Plain', 'back\\slash']) {
-      const created = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({}, name));
+      const created = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name }));
       const row = executionRow({ workspaceId, jobId: created.body.id, jobName: name, source: 'manual', scheduledFor: new Date() });
       const exe = await api.ctx.runtime.db.execution.create({ data: { ...row, status: 'failed', attemptCount: 1, deadLetteredAt: new Date() } });
       await api.ctx.runtime.db.attempt.create({

@@ -1,21 +1,16 @@
 import request from 'supertest';
+import { aCronJob, aRecurringJob } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
-
 
 const api = useApiApp();
 
-const job = (name: string) => ({ name, kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/hook' } });
-const bearer = async (name: string) => {
-  const ws = await api.ctx.workspace(name);
-  return { id: ws.id, auth: { Authorization: `Bearer ${ws.token}` } };
-};
 const post = (auth: { Authorization: string }, key: string, body: unknown) =>
   request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', key).send(body as object);
 
 describe('POST /v1/jobs with an Idempotency-Key', () => {
   it('creates exactly one job from 20 simultaneous requests: one 201, nineteen 200 with the same id', async () => {
-    const ws = await bearer('race');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(ws.auth, 'race-key', job('raced'))));
+    const ws = await api.ctx.workspace('race');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(ws.auth, 'race-key', aCronJob({ name: 'raced' }))));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
@@ -27,9 +22,9 @@ describe('POST /v1/jobs with an Idempotency-Key', () => {
   });
 
   it('keeps keys apart per workspace: one key in two workspaces makes two jobs', async () => {
-    const [a, b] = [await bearer('key-a'), await bearer('key-b')];
-    const first = await post(a.auth, 'shared-key', job('in a'));
-    const second = await post(b.auth, 'shared-key', job('in b'));
+    const [a, b] = [await api.ctx.workspace('key-a'), await api.ctx.workspace('key-b')];
+    const first = await post(a.auth, 'shared-key', aCronJob({ name: 'in a' }));
+    const second = await post(b.auth, 'shared-key', aCronJob({ name: 'in b' }));
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(first.body.id).not.toBe(second.body.id);
     expect(second.body.name).toBe('in b');
@@ -38,9 +33,9 @@ describe('POST /v1/jobs with an Idempotency-Key', () => {
   });
 
   it('returns the original job unchanged for a used key with a different body', async () => {
-    const ws = await bearer('replay');
-    const original = await post(ws.auth, 'once', job('original'));
-    const changed = { ...job('changed'), kind: 'recurring', schedule: { every_n_minutes: 5 } };
+    const ws = await api.ctx.workspace('replay');
+    const original = await post(ws.auth, 'once', aCronJob({ name: 'original' }));
+    const changed = aRecurringJob({ name: 'changed', schedule: { every_n_minutes: 5 } });
     const again = await post(ws.auth, 'once', changed);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(original.body);

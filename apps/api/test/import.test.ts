@@ -1,18 +1,19 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import type { TestContext } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 
 let ctx: TestContext;
 let app: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 
+const api = useApiApp();
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ({ ctx } = api);
   // Private targets refused, as in production, so the target guard is part of what is tested.
   app = createApp({ ...ctx.runtime, config: { ...ctx.config, allowPrivateTargets: false } });
-  auth = { Authorization: `Bearer ${(await ctx.workspace()).token}` };
+  ({ auth } = await ctx.workspace());
 });
-afterAll(() => ctx.close());
 
 const importCrontab = (body: unknown, token = auth) => request(app).post('/v1/jobs/import').set(token).send(body as object);
 
@@ -68,7 +69,7 @@ describe('POST /v1/jobs/import', () => {
   });
 
   it('stores the created jobs, so they are listed like any other job', async () => {
-    const ws = { Authorization: `Bearer ${(await ctx.workspace('import-list')).token}` };
+    const ws = (await ctx.workspace('import-list')).auth;
     const res = await importCrontab({ crontab: '@daily https://example.com/x\n0 0 30 2 * https://example.com/never' }, ws);
     const listed = await request(app).get('/v1/jobs').set(ws);
     expect(listed.body.total).toBe(1);
@@ -130,7 +131,7 @@ describe('POST /v1/jobs/import', () => {
     ['a default_url that is not a URL', { crontab: '@daily', default_url: 'example' }, 'default_url'],
     ['more than 1000 lines', { crontab: `${'# x\n'.repeat(1000)}@daily https://example.com/` }, 'crontab'],
   ])('rejects %s with 400 and creates nothing', async (_what, body, path) => {
-    const ws = { Authorization: `Bearer ${(await ctx.workspace('import-bad')).token}` };
+    const ws = (await ctx.workspace('import-bad')).auth;
     const res = await importCrontab(body, ws);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');

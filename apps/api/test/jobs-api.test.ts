@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { aCronJob, aOneTimeJob, aRecurringJob, aScheduledJob } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 import { useApiApp } from './api-app.js';
 
@@ -7,17 +8,15 @@ let auth: { Authorization: string };
 const api = useApiApp();
 
 beforeAll(async () => {
-  const ws = await api.ctx.workspace();
-  auth = { Authorization: `Bearer ${ws.token}` };
+  ({ auth } = await api.ctx.workspace());
 });
 
 const target = 'https://example.com/hook';
 const post = (body: unknown) => request(api.app).post('/v1/jobs').set(auth).send(body as object);
-const cronJob = (extra: Record<string, unknown> = {}) => ({ name: 'nightly', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: target }, ...extra });
 
 describe('POST /v1/jobs', () => {
   it('creates a cron job with every default filled in and next_run_at on the schedule', async () => {
-    const res = await post(cronJob());
+    const res = await post(aCronJob({ name: 'nightly', schedule: { cron: '0 3 * * *' }, request: { url: target } }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^job_/),
@@ -42,20 +41,20 @@ describe('POST /v1/jobs', () => {
   });
 
   it('creates a recurring job whose first run is one period after creation', async () => {
-    const res = await post({ name: 'r', kind: 'recurring', schedule: { every_n_minutes: 15 }, request: { url: target } });
+    const res = await post(aRecurringJob({ schedule: { every_n_minutes: 15 } }));
     expect(res.status).toBe(201);
     expect(new Date(res.body.next_run_at).getTime() - new Date(res.body.created_at).getTime()).toBe(15 * 60_000);
   });
 
   it('creates a scheduled job that runs at run_at', async () => {
     const runAt = new Date(Date.now() + 3600_000).toISOString();
-    const res = await post({ name: 's', kind: 'scheduled', schedule: { run_at: runAt }, request: { url: target, method: 'POST', body: { a: 1 } } });
+    const res = await post(aScheduledJob({ schedule: { run_at: runAt }, request: { url: target, method: 'POST', body: { a: 1 } } }));
     expect(res.status).toBe(201);
     expect(res.body.next_run_at).toBe(runAt);
   });
 
   it('creates a one_time job with no next_run_at and queues one execution at once', async () => {
-    const res = await post({ name: 'once', kind: 'one_time', request: { url: target } });
+    const res = await post(aOneTimeJob({ name: 'once' }));
     expect(res.status).toBe(201);
     expect(res.body.next_run_at).toBeNull();
     const executions = await request(api.app).get(`/v1/jobs/${res.body.id}/executions`).set(auth);
@@ -64,7 +63,7 @@ describe('POST /v1/jobs', () => {
   });
 
   it('keeps a draft job unscheduled until PATCHed to active', async () => {
-    const res = await post(cronJob({ state: 'draft' }));
+    const res = await post(aCronJob({ state: 'draft' }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ state: 'draft', next_run_at: null });
     const active = await request(api.app).patch(`/v1/jobs/${res.body.id}`).set(auth).send({ state: 'active' });
@@ -97,15 +96,15 @@ describe('POST /v1/jobs', () => {
 
   it.each([
     ['recurring without a schedule', { name: 'x', kind: 'recurring', request: { url: target } }, 'schedule'],
-    ['one_time with a schedule', { name: 'x', kind: 'one_time', schedule: { cron: '* * * * *' }, request: { url: target } }, 'schedule'],
-    ['scheduled in the past', { name: 'x', kind: 'scheduled', schedule: { run_at: '2020-01-01T00:00:00Z' }, request: { url: target } }, 'schedule.run_at'],
+    ['one_time with a schedule', aOneTimeJob({ schedule: { cron: '* * * * *' } }), 'schedule'],
+    ['scheduled in the past', aScheduledJob({ schedule: { run_at: '2020-01-01T00:00:00Z' } }), 'schedule.run_at'],
     ['an unknown kind', { name: 'x', kind: 'hourly', request: { url: target } }, 'kind'],
-    ['an unknown request field', cronJob({ request: { url: target, verb: 'GET' } }), 'request.verb'],
-    ['a wrapping cron range', cronJob({ schedule: { cron: '0 0 * * FRI-MON' } }), 'schedule.cron'],
-    ['a cron that never fires', cronJob({ schedule: { cron: '0 0 30 2 *' } }), 'schedule.cron'],
-    ['an invalid response_matcher regex', cronJob({ request: { url: target, response_matcher: { success_pattern: '(' } } }), 'request.response_matcher'],
-    ['a localhost target', cronJob({ request: { url: 'http://localhost:8080/' } }), 'request.url'],
-    ['a string where a number belongs', { name: 'x', kind: 'recurring', schedule: { every_n_minutes: '5' }, request: { url: target } }, 'schedule.every_n_minutes'],
+    ['an unknown request field', aCronJob({ request: { verb: 'GET' } }), 'request.verb'],
+    ['a wrapping cron range', aCronJob({ schedule: { cron: '0 0 * * FRI-MON' } }), 'schedule.cron'],
+    ['a cron that never fires', aCronJob({ schedule: { cron: '0 0 30 2 *' } }), 'schedule.cron'],
+    ['an invalid response_matcher regex', aCronJob({ request: { response_matcher: { success_pattern: '(' } } }), 'request.response_matcher'],
+    ['a localhost target', aCronJob({ request: { url: 'http://localhost:8080/' } }), 'request.url'],
+    ['a string where a number belongs', aRecurringJob({ schedule: { every_n_minutes: '5' } }), 'schedule.every_n_minutes'],
   ])('rejects %s', async (_what, body, path) => {
     const guarded = createApp({ ...api.ctx.runtime, config: { ...api.ctx.config, allowPrivateTargets: false } });
     const res = await request(guarded).post('/v1/jobs').set(auth).send(body);
@@ -118,14 +117,14 @@ describe('POST /v1/jobs', () => {
     const bad = await request(api.app).post('/v1/jobs').set(auth).set('Content-Type', 'application/json').send('{"name": ');
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: { code: 'invalid_json', message: expect.any(String) } });
-    const big = await post(cronJob({ request: { url: target, method: 'POST', body: 'x'.repeat(1024 * 1024 + 10) } }));
+    const big = await post(aCronJob({ request: { method: 'POST', body: 'x'.repeat(1024 * 1024 + 10) } }));
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('payload_too_large');
   });
 
   it('returns the existing job with 200 for a repeated Idempotency-Key', async () => {
-    const first = await post(cronJob()).set('Idempotency-Key', 'key-1');
-    const again = await post(cronJob({ name: 'other' })).set('Idempotency-Key', 'key-1');
+    const first = await post(aCronJob({ name: 'nightly' })).set('Idempotency-Key', 'key-1');
+    const again = await post(aCronJob({ name: 'other' })).set('Idempotency-Key', 'key-1');
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
@@ -136,11 +135,11 @@ describe('POST /v1/jobs', () => {
 describe('GET /v1/jobs', () => {
   let ws: { Authorization: string };
   beforeAll(async () => {
-    ws = { Authorization: `Bearer ${(await api.ctx.workspace('lists')).token}` };
+    ws = (await api.ctx.workspace('lists')).auth;
     for (let i = 0; i < 5; i++) {
-      await request(api.app).post('/v1/jobs').set(ws).send(cronJob({ name: `Report ${i}`, state: i % 2 ? 'paused' : 'active' }));
+      await request(api.app).post('/v1/jobs').set(ws).send(aCronJob({ name: `Report ${i}`, state: i % 2 ? 'paused' : 'active' }));
     }
-    await request(api.app).post('/v1/jobs').set(ws).send({ name: 'ping', kind: 'recurring', schedule: { every_n_minutes: 5 }, request: { url: target } });
+    await request(api.app).post('/v1/jobs').set(ws).send(aRecurringJob({ name: 'ping' }));
   });
 
   it('lists in the D3 envelope, newest first, with paging', async () => {
@@ -167,7 +166,7 @@ describe('GET /v1/jobs', () => {
 
 describe('PATCH /v1/jobs/:id', () => {
   it('changes only included fields and merges request and retry_policy one level', async () => {
-    const created = (await post(cronJob({ request: { url: target, method: 'POST', headers: { A: '1' }, timeout_seconds: 10 } }))).body;
+    const created = (await post(aCronJob({ name: 'nightly', schedule: { cron: '0 3 * * *' }, request: { url: target, method: 'POST', headers: { A: '1' }, timeout_seconds: 10 } }))).body;
     const res = await request(api.app)
       .patch(`/v1/jobs/${created.id}`)
       .set(auth)
@@ -181,20 +180,20 @@ describe('PATCH /v1/jobs/:id', () => {
   });
 
   it('returns an inner field set to null to its default', async () => {
-    const created = (await post(cronJob({ request: { url: target, method: 'PUT', timeout_seconds: 10 } }))).body;
+    const created = (await post(aCronJob({ request: { method: 'PUT', timeout_seconds: 10 } }))).body;
     const res = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ request: { method: null, timeout_seconds: null } });
     expect(res.body.request).toMatchObject({ method: 'GET', timeout_seconds: 30 });
   });
 
   it('recomputes next_run_at when the schedule changes', async () => {
-    const created = (await post(cronJob())).body;
+    const created = (await post(aCronJob())).body;
     const res = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ schedule: { cron: '30 * * * *' } });
     expect(new Date(res.body.next_run_at).getUTCMinutes()).toBe(30);
     expect(new Date(res.body.next_run_at).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
   });
 
   it('switches kind with the new shape and rejects an invalid result without changing anything', async () => {
-    const created = (await post(cronJob())).body;
+    const created = (await post(aCronJob())).body;
     const bad = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send({ kind: 'recurring', request: { timeout_seconds: 0 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['request.timeout_seconds', 'schedule']);
@@ -205,7 +204,7 @@ describe('PATCH /v1/jobs/:id', () => {
   });
 
   it('rejects unknown fields, an empty patch and schedule.timezone', async () => {
-    const created = (await post(cronJob())).body;
+    const created = (await post(aCronJob())).body;
     for (const body of [{ id: 'job_x' }, {}, { schedule: { timezone: 'UTC' } }]) {
       const res = await request(api.app).patch(`/v1/jobs/${created.id}`).set(auth).send(body);
       expect(res.status).toBe(400);
@@ -214,7 +213,7 @@ describe('PATCH /v1/jobs/:id', () => {
   });
 
   it('reschedules a completed scheduled job given a future run_at and state active', async () => {
-    const created = (await post({ name: 's', kind: 'scheduled', schedule: { run_at: new Date(Date.now() + 60_000).toISOString() }, request: { url: target } })).body;
+    const created = (await post(aScheduledJob())).body;
     await api.ctx.runtime.db.job.update({
       where: { id: created.id },
       data: { state: 'completed', nextRunAt: null, schedule: { run_at: new Date(Date.now() - 60_000).toISOString() } },
@@ -234,7 +233,7 @@ describe('PATCH /v1/jobs/:id', () => {
 
 describe('pause, resume, run-now and delete', () => {
   it('pauses an active job and resumes it with next_run_at recomputed from now; repeats are 409', async () => {
-    const created = (await post({ name: 'r', kind: 'recurring', schedule: { every_n_minutes: 7 }, request: { url: target } })).body;
+    const created = (await post(aRecurringJob({ schedule: { every_n_minutes: 7 } }))).body;
     const paused = await request(api.app).post(`/v1/jobs/${created.id}/pause`).set(auth);
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ state: 'paused', next_run_at: null });
@@ -252,7 +251,7 @@ describe('pause, resume, run-now and delete', () => {
   });
 
   it('run-now answers 202 with a queued manual execution and leaves the schedule alone', async () => {
-    const created = (await post(cronJob())).body;
+    const created = (await post(aCronJob())).body;
     const res = await request(api.app).post(`/v1/jobs/${created.id}/run-now`).set(auth);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^exe_/), job_id: created.id, status: 'queued', source: 'manual' });
@@ -263,7 +262,7 @@ describe('pause, resume, run-now and delete', () => {
   });
 
   it('deletes the job with its executions; a second delete is 404', async () => {
-    const created = (await post(cronJob())).body;
+    const created = (await post(aCronJob())).body;
     const exe = (await request(api.app).post(`/v1/jobs/${created.id}/run-now`).set(auth)).body;
     expect((await request(api.app).delete(`/v1/jobs/${created.id}`).set(auth)).status).toBe(204);
     expect((await request(api.app).get(`/v1/jobs/${created.id}`).set(auth)).status).toBe(404);
@@ -283,8 +282,8 @@ describe('pause, resume, run-now and delete', () => {
 
 describe('GET /v1/executions', () => {
   it('pages executions newest scheduled first and rejects bad parameters', async () => {
-    const ws = { Authorization: `Bearer ${(await api.ctx.workspace('exe-list')).token}` };
-    const job = (await request(api.app).post('/v1/jobs').set(ws).send(cronJob())).body;
+    const ws = (await api.ctx.workspace('exe-list')).auth;
+    const job = (await request(api.app).post('/v1/jobs').set(ws).send(aCronJob())).body;
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await request(api.app).post(`/v1/jobs/${job.id}/run-now`).set(ws)).body.id);
     const page = await request(api.app).get('/v1/executions?limit=2').set(ws);
@@ -300,7 +299,7 @@ describe('GET /v1/executions', () => {
 
 describe('request bodies', () => {
   it('answers 400 validation_failed, not 500, to a create or PATCH with no body', async () => {
-    const created = await post(cronJob());
+    const created = await post(aCronJob());
     for (const res of [await request(api.app).post('/v1/jobs').set(auth), await request(api.app).patch(`/v1/jobs/${created.body.id}`).set(auth)]) {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
@@ -308,7 +307,7 @@ describe('request bodies', () => {
   });
 
   it('returns the job of a used Idempotency-Key even when the repeated body is invalid', async () => {
-    const first = await post(cronJob()).set('Idempotency-Key', 'key-invalid-repeat');
+    const first = await post(aCronJob()).set('Idempotency-Key', 'key-invalid-repeat');
     const again = await post({ name: '' }).set('Idempotency-Key', 'key-invalid-repeat');
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { aMonitorBody } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
 
 let auth: { Authorization: string };
@@ -10,8 +11,8 @@ const BASE = 'https://cron.example.com';
 const api = useApiApp({ PUBLIC_BASE_URL: BASE });
 
 beforeAll(async () => {
-  auth = { Authorization: `Bearer ${(await api.ctx.workspace('mine')).token}` };
-  otherAuth = { Authorization: `Bearer ${(await api.ctx.workspace('theirs')).token}` };
+  ({ auth } = await api.ctx.workspace('mine'));
+  otherAuth = (await api.ctx.workspace('theirs')).auth;
 });
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -35,11 +36,11 @@ describe('monitors', () => {
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });
-    expect((await create({ name: 'x', expected_interval_sec: 60 })).body.grace_sec).toBe(0);
+    expect((await create(aMonitorBody())).body.grace_sec).toBe(0);
   });
 
   it('stores the ping token encrypted with its SHA-256 beside it, never in clear, and shows the same URL on every read', async () => {
-    const created = (await create({ name: 'at rest', expected_interval_sec: 60 })).body;
+    const created = (await create(aMonitorBody({ name: 'at rest' }))).body;
     const token = tokenOf(created);
     const row = await api.ctx.runtime.db.monitor.findUniqueOrThrow({ where: { id: created.id } });
     expect(JSON.stringify(row)).not.toContain(token);
@@ -65,9 +66,9 @@ describe('monitors', () => {
   });
 
   it('lists the workspace’s monitors, newest first, filtered by state', async () => {
-    const fresh = { Authorization: `Bearer ${(await api.ctx.workspace('lister')).token}` };
-    const a = (await create({ name: 'a', expected_interval_sec: 60 }, fresh)).body;
-    const b = (await create({ name: 'b', expected_interval_sec: 60 }, fresh)).body;
+    const fresh = (await api.ctx.workspace('lister')).auth;
+    const a = (await create(aMonitorBody({ name: 'a' }), fresh)).body;
+    const b = (await create(aMonitorBody({ name: 'b' }), fresh)).body;
     await request(api.app).post(`/v1/monitors/${a.id}/pause`).set(fresh).expect(200);
     expect((await request(api.app).get('/v1/monitors').set(fresh)).body).toMatchObject({ total: 2, limit: 50, offset: 0, data: [{ id: b.id }, { id: a.id }] });
     expect((await request(api.app).get('/v1/monitors?state=paused').set(fresh)).body).toMatchObject({ total: 1, data: [{ id: a.id, state: 'paused' }] });
@@ -75,7 +76,7 @@ describe('monitors', () => {
   });
 
   it('PATCHes name, interval and grace, moving an up monitor’s deadline from its last ping', async () => {
-    const m = (await create({ name: 'm', expected_interval_sec: 60 })).body;
+    const m = (await create(aMonitorBody({ name: 'm' }))).body;
     await request(api.app).get(`/v1/ping/${tokenOf(m)}`).expect(200);
     const up = await get(m.id);
     const res = await request(api.app).patch(`/v1/monitors/${m.id}`).set(auth).send({ name: 'renamed', expected_interval_sec: 120, grace_sec: 30 });
@@ -88,7 +89,7 @@ describe('monitors', () => {
   });
 
   it('pauses and resumes: paused never goes down, resume restarts the window, twice is 409', async () => {
-    const m = (await create({ name: 'p', expected_interval_sec: 60 })).body;
+    const m = (await create(aMonitorBody({ name: 'p' }))).body;
     const paused = await request(api.app).post(`/v1/monitors/${m.id}/pause`).set(auth);
     expect(paused.body).toMatchObject({ state: 'paused', next_due_at: null });
     expect((await request(api.app).post(`/v1/monitors/${m.id}/pause`).set(auth)).body.error.code).toBe('invalid_state');
@@ -107,7 +108,7 @@ describe('monitors', () => {
   });
 
   it('answers 404 for another workspace’s monitor, and deletes (204)', async () => {
-    const m = (await create({ name: 'd', expected_interval_sec: 60 })).body;
+    const m = (await create(aMonitorBody({ name: 'd' }))).body;
     for (const call of [request(api.app).get(`/v1/monitors/${m.id}`), request(api.app).post(`/v1/monitors/${m.id}/pause`), request(api.app).delete(`/v1/monitors/${m.id}`)]) {
       expect((await call.set(otherAuth)).status).toBe(404);
     }
@@ -120,7 +121,7 @@ describe('monitors', () => {
 
 describe('GET|POST /v1/ping/:token', () => {
   it('records a ping without an API token: new becomes up with a deadline', async () => {
-    const m = (await create({ name: 'pinged', expected_interval_sec: 300, grace_sec: 60 })).body;
+    const m = (await create(aMonitorBody({ name: 'pinged', expected_interval_sec: 300, grace_sec: 60 }))).body;
     for (const call of [request(api.app).get(`/v1/ping/${tokenOf(m)}`), request(api.app).post(`/v1/ping/${tokenOf(m)}`).send('job log output\n')]) {
       const res = await call;
       expect([res.status, res.body]).toEqual([200, { ok: true }]);
@@ -138,14 +139,14 @@ describe('GET|POST /v1/ping/:token', () => {
   });
 
   it('takes JSON, text or no body alike, and refuses a body over 10 KiB with 413', async () => {
-    const m = (await create({ name: 'bodies', expected_interval_sec: 60 })).body;
+    const m = (await create(aMonitorBody({ name: 'bodies' }))).body;
     await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'application/json').send('{"broken json').expect(200);
     const big = await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'text/plain').send('x'.repeat(10 * 1024 + 1));
     expect([big.status, big.body.error.code, big.body.error.message]).toEqual([413, 'payload_too_large', 'request body is larger than 10 KiB']);
   });
 
   it('answers other methods with 405 and Allow, not 401', async () => {
-    const m = (await create({ name: 'methods', expected_interval_sec: 60 })).body;
+    const m = (await create(aMonitorBody({ name: 'methods' }))).body;
     for (const method of ['put', 'delete'] as const) {
       const res = await request(api.app)[method](`/v1/ping/${tokenOf(m)}`);
       expect([res.status, res.headers.allow]).toEqual([405, 'GET, POST']);

@@ -141,7 +141,7 @@ describe('a public path token that is not one', () => {
 });
 
 describe('the error log', () => {
-  it('names the route with :token in place of a public token when a request fails', async () => {
+  it('names the route pattern, never the path holding a public token, when a request fails', async () => {
     const { logger, lines } = capturingLogger();
     const config = loadConfig({ ...f.ctx.env, DATABASE_URL: `postgresql://postgres@127.0.0.1:${await closedPort()}/nothing` });
     const runtime = createRuntime(config, logger);
@@ -158,7 +158,7 @@ describe('the error log', () => {
       expect(lines.length).toBeGreaterThanOrEqual(4);
       const logged = lines.join('\n');
       expect(logged).not.toContain(token.slice(4));
-      for (const route of ['/v1/triggers/:token', '/V1/Resume/:token', '/v1/approvals/:token/approve', '/v1/ping/:token']) expect(logged).toContain(`"path":"${route}"`);
+      for (const route of ['/v1/triggers/:token', '/v1/resume/:token', '/v1/approvals/:token/approve', '/v1/ping/:token']) expect(logged).toContain(`"route":"${route}"`);
     } finally {
       await runtime.close();
     }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
-import { ADMIN_TOKEN, createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { createWorker, keepCompleted, type ExecutionPayload } from '@cronsvc/core';
+import { ADMIN_TOKEN, createTestContext, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -50,6 +51,60 @@ describe.each(['redis', 'postgres'] as const)('the queue dashboard with the queu
       expect(await page.getByText(executionId).count()).toBeGreaterThan(0);
     } finally {
       await browser.close();
+    }
+  });
+});
+
+describe('the queue dashboard as an operator finds it', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ QUEUE_BACKEND: 'redis' });
+  });
+  afterAll(() => ctx.close());
+
+  it('forbids framing on every answer, the 401 included', async () => {
+    const app = createApp(ctx.runtime);
+    for (const res of [await request(app).get('/admin/queues'), await request(app).get('/admin/queues').auth('ops', ADMIN_TOKEN)]) {
+      expect(res.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  it('is read-only unless QUEUE_DASHBOARD_ACTIONS is set', async () => {
+    const readOnly = createApp(ctx.runtime);
+    const paused = await request(readOnly).put('/admin/queues/api/queues/executions/pause').auth('ops', ADMIN_TOKEN);
+    expect(paused.status).toBe(405);
+    expect(await ctx.runtime.queues.dashboardQueues()[0].isPaused()).toBe(false);
+    const listed = await request(readOnly).get('/admin/queues/api/queues?activeQueue=executions&status=latest&page=1').auth('ops', ADMIN_TOKEN);
+    expect(listed.body.queues.every((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(true);
+
+    const withActions = createApp({ ...ctx.runtime, config: { ...ctx.config, queueDashboardActions: true } });
+    expect((await request(withActions).put('/admin/queues/api/queues/executions/pause').auth('ops', ADMIN_TOKEN)).status).toBe(200);
+    expect(await ctx.runtime.queues.dashboardQueues()[0].isPaused()).toBe(true);
+    expect((await request(withActions).put('/admin/queues/api/queues/executions/resume').auth('ops', ADMIN_TOKEN)).status).toBe(200);
+  });
+
+  it('shows recent completed and failed queue jobs', async () => {
+    const app = createApp(ctx.runtime);
+    const worker = createWorker<ExecutionPayload>(
+      'execution',
+      async (data, job) => {
+        if (data.executionId === 'exe_dashboard_failing') throw new Error('claim failed: the database is down');
+        keepCompleted(job);
+      },
+      { connection: ctx.runtime.workerConnection() },
+    );
+    try {
+      await ctx.runtime.queues.enqueueExecutions(['exe_dashboard_done', 'exe_dashboard_failing'].map((executionId) => ({ executionId, attempt: 1, runAt: new Date() })));
+      const jobsIn = async (status: string) => {
+        const res = await request(app).get(`/admin/queues/api/queues?activeQueue=executions&status=${status}&page=1`).auth('ops', ADMIN_TOKEN);
+        return res.body.queues.find((q: { name: string }) => q.name === 'executions').jobs.map((j: { id: string; failedReason?: string }) => [j.id, j.failedReason ?? null]);
+      };
+      await waitFor(async () => (await jobsIn('completed')).length === 1 && (await jobsIn('failed')).length === 1, { what: 'the finished jobs on the dashboard' });
+      expect(await jobsIn('completed')).toEqual([['exe_dashboard_done-1', null]]);
+      expect(await jobsIn('failed')).toEqual([['exe_dashboard_failing-1', 'claim failed: the database is down']]);
+    } finally {
+      await worker.close();
     }
   });
 });

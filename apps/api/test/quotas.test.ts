@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { aCronJob, aOneTimeJob } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
 
 // MAX_JOBS_PER_WORKSPACE: one workspace cannot fill the service with jobs, whatever path it
@@ -8,51 +9,46 @@ const MAX = 3;
 
 const api = useApiApp({ MAX_JOBS_PER_WORKSPACE: String(MAX) });
 
-async function workspace() {
-  const ws = await api.ctx.workspace();
-  return { id: ws.id, auth: { Authorization: `Bearer ${ws.token}` } };
-}
-const cronJob = (name: string) => ({ name, kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/' } });
 const jobCount = (workspaceId: string) => api.ctx.runtime.db.job.count({ where: { workspaceId } });
 
 it('refuses the job past the quota with 409 limit_exceeded, and takes one again after a delete', async () => {
-  const { id, auth } = await workspace();
+  const { id, auth } = await api.ctx.workspace();
   const ids: string[] = [];
   for (let i = 0; i < MAX; i += 1) {
-    const res = await request(api.app).post('/v1/jobs').set(auth).send(cronJob(`j${i}`));
+    const res = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name: `j${i}` }));
     expect(res.status).toBe(201);
     ids.push(res.body.id);
   }
-  const over = await request(api.app).post('/v1/jobs').set(auth).send(cronJob('one more'));
+  const over = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name: 'one more' }));
   expect(over.status).toBe(409);
   expect(over.body.error).toMatchObject({ code: 'limit_exceeded', message: expect.stringMatching(/limit of 3 jobs \(MAX_JOBS_PER_WORKSPACE\)/) });
-  const oneTime = await request(api.app).post('/v1/jobs').set(auth).send({ name: 'once', kind: 'one_time', request: { url: 'https://example.com/' } });
+  const oneTime = await request(api.app).post('/v1/jobs').set(auth).send(aOneTimeJob());
   expect(oneTime.status).toBe(409);
   expect(await api.ctx.runtime.db.execution.count({ where: { workspaceId: id } })).toBe(0);
   expect(await jobCount(id)).toBe(MAX);
 
   expect((await request(api.app).delete(`/v1/jobs/${ids[0]}`).set(auth)).status).toBe(204);
-  expect((await request(api.app).post('/v1/jobs').set(auth).send(cronJob('after delete'))).status).toBe(201);
-  expect((await request(api.app).post('/v1/jobs').set(auth).send(cronJob('over again'))).status).toBe(409);
+  expect((await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name: 'after delete' }))).status).toBe(201);
+  expect((await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name: 'over again' }))).status).toBe(409);
 });
 
 it('answers a used Idempotency-Key with its job even at the quota', async () => {
-  const { auth } = await workspace();
-  const first = await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(cronJob('keyed'));
+  const { auth } = await api.ctx.workspace();
+  const first = await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(aCronJob({ name: 'keyed' }));
   expect(first.status).toBe(201);
-  for (let i = 1; i < MAX; i += 1) await request(api.app).post('/v1/jobs').set(auth).send(cronJob(`j${i}`));
-  const again = await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(cronJob('keyed'));
+  for (let i = 1; i < MAX; i += 1) await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name: `j${i}` }));
+  const again = await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k1').send(aCronJob({ name: 'keyed' }));
   expect(again.status).toBe(200);
   expect(again.body.id).toBe(first.body.id);
-  expect((await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k2').send(cronJob('new key'))).status).toBe(409);
+  expect((await request(api.app).post('/v1/jobs').set(auth).set('Idempotency-Key', 'k2').send(aCronJob({ name: 'new key' }))).status).toBe(409);
 });
 
 it('holds the quota exactly under concurrent creates, without touching other workspaces', async () => {
-  const { id, auth } = await workspace();
-  const other = await workspace();
+  const { id, auth } = await api.ctx.workspace();
+  const other = await api.ctx.workspace();
   const answers = await Promise.all([
-    ...Array.from({ length: 20 }, (_, i) => request(api.app).post('/v1/jobs').set(auth).send(cronJob(`c${i}`))),
-    request(api.app).post('/v1/jobs').set(other.auth).send(cronJob('other')),
+    ...Array.from({ length: 20 }, (_, i) => request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name: `c${i}` }))),
+    request(api.app).post('/v1/jobs').set(other.auth).send(aCronJob({ name: 'other' })),
   ]);
   const statuses = answers.slice(0, 20).map((r) => r.status);
   expect(statuses.filter((s) => s === 201)).toHaveLength(MAX);
@@ -64,8 +60,8 @@ it('holds the quota exactly under concurrent creates, without touching other wor
 });
 
 it('counts each job a crontab import creates; lines past the quota become line errors', async () => {
-  const { id, auth } = await workspace();
-  await request(api.app).post('/v1/jobs').set(auth).send(cronJob('existing'));
+  const { id, auth } = await api.ctx.workspace();
+  await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ name: 'existing' }));
   const crontab = ['0 * * * * https://example.com/a', 'bad line', '5 * * * * https://example.com/b', '10 * * * * https://example.com/c'].join('\n');
   const res = await request(api.app).post('/v1/jobs/import').set(auth).send({ crontab });
   expect(res.status).toBe(201);

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { createRuntime, loadConfig, serviceLogger, type Runtime } from '@cronsvc/core';
-import { ADMIN_TOKEN, createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, type TestContext } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
+import { useApiApp } from './api-app.js';
 
 // RATE_LIMIT_PER_MINUTE: per API token, shared by every API process (through Redis, or through
 // Postgres when the queues are there: this file also runs in the "queues on postgres" project).
@@ -11,15 +12,14 @@ let ctx: TestContext;
 let second: Runtime;
 let apps: ReturnType<typeof createApp>[];
 
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+// Registered before the fixture's hooks, so the second runtime closes before the context does.
+afterAll(() => second?.close());
+const api = useApiApp({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+beforeAll(() => {
+  ({ ctx } = api);
   // A second API process: its own runtime, connections and pools, on the same stores.
   second = createRuntime(ctx.config, serviceLogger(ctx.config, 'test'));
-  apps = [createApp(ctx.runtime), createApp(second)];
-});
-afterAll(async () => {
-  await second.close();
-  await ctx.close();
+  apps = [api.app, createApp(second)];
 });
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

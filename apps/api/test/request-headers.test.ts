@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { aCronJob } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
 
 // A job may not frame its own request: framing and connection headers, names that are not HTTP
@@ -9,15 +10,13 @@ let auth: { Authorization: string };
 const api = useApiApp();
 
 beforeAll(async () => {
-  auth = { Authorization: `Bearer ${(await api.ctx.workspace()).token}` };
+  ({ auth } = await api.ctx.workspace());
 });
-
-const cronJob = (headers: Record<string, string>) => ({ name: 'framed', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/', method: 'POST', headers, body: 'x' } });
 
 describe('request headers at save time', () => {
   it('answers POST /v1/jobs with a framing header 400 validation_failed at request.headers.<name>, and stores nothing', async () => {
     const before = (await request(api.app).get('/v1/jobs').set(auth)).body.total;
-    const res = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ 'Content-Length': '0', 'X-Fine': 'yes', 'X-Bad': 'a\r\nHost: evil' }));
+    const res = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', headers: { 'Content-Length': '0', 'X-Fine': 'yes', 'X-Bad': 'a\r\nHost: evil' }, body: 'x' } }));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.details).toEqual(
@@ -31,7 +30,7 @@ describe('request headers at save time', () => {
   });
 
   it('answers a PATCH that adds one the same way, and keeps the job as it was', async () => {
-    const created = await request(api.app).post('/v1/jobs').set(auth).send(cronJob({ 'X-Fine': 'yes' }));
+    const created = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', headers: { 'X-Fine': 'yes' }, body: 'x' } }));
     expect(created.status).toBe(201);
     const res = await request(api.app).patch(`/v1/jobs/${created.body.id}`).set(auth).send({ request: { headers: { 'transfer-encoding': 'chunked' } } });
     expect(res.status).toBe(400);

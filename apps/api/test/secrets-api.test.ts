@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { aCronJob } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 import { useApiApp } from './api-app.js';
 
@@ -8,9 +9,8 @@ let otherAuth: { Authorization: string };
 const api = useApiApp();
 
 beforeAll(async () => {
-  const ws = await api.ctx.workspace('mine');
-  auth = { Authorization: `Bearer ${ws.token}` };
-  otherAuth = { Authorization: `Bearer ${(await api.ctx.workspace('theirs')).token}` };
+  ({ auth } = await api.ctx.workspace('mine'));
+  otherAuth = (await api.ctx.workspace('theirs')).auth;
 });
 
 const post = (body: unknown, as = auth) => request(api.app).post('/v1/secrets').set(as).send(body as object);
@@ -180,14 +180,13 @@ describe('GET, PATCH and DELETE /v1/secrets/:id', () => {
 });
 
 describe('jobs referencing variables and secrets', () => {
-  const cronJob = (req: Record<string, unknown>) => ({ name: 'vars', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/hook', ...req } });
   const postJob = (body: unknown) => request(api.app).post('/v1/jobs').set(auth).send(body as object);
   beforeAll(async () => {
     await post({ name: 'JOB_KEY', value: 'job-secret-value' });
   });
 
   it('accepts known variables and an existing secret, and stores the template, not the value', async () => {
-    const res = await postJob(cronJob({ method: 'POST', headers: { 'X-Api-Key': '{{ secret.JOB_KEY }}' }, body: { id: '{{uuid}}', at: ['{{timestamp}}', '{{execution_id}}'] } }));
+    const res = await postJob(aCronJob({ request: { method: 'POST', headers: { 'X-Api-Key': '{{ secret.JOB_KEY }}' }, body: { id: '{{uuid}}', at: ['{{timestamp}}', '{{execution_id}}'] } } }));
     expect(res.status).toBe(201);
     expect(res.body.request.headers).toEqual({ 'X-Api-Key': '{{ secret.JOB_KEY }}' });
     const row = await api.ctx.runtime.db.job.findUniqueOrThrow({ where: { id: res.body.id } });
@@ -195,21 +194,21 @@ describe('jobs referencing variables and secrets', () => {
   });
 
   it('reports every unknown variable at its exact path', async () => {
-    const res = await postJob(cronJob({ headers: { 'X-Api-Key': '{{api_key}}' }, body: { nested: { field: 'a {{ nope }}' }, list: ['x', 'y', '{{uuid}}{{UUID}}'] } }));
+    const res = await postJob(aCronJob({ request: { headers: { 'X-Api-Key': '{{api_key}}' }, body: { nested: { field: 'a {{ nope }}' }, list: ['x', 'y', '{{uuid}}{{UUID}}'] } } }));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(paths(res).sort()).toEqual(['request.body.list[2]', 'request.body.nested.field', 'request.headers.X-Api-Key']);
   });
 
   it('reports a top-level array element as request.body[i]', async () => {
-    const res = await postJob(cronJob({ method: 'POST', body: ['a', 'b', '{{bogus}}'] }));
+    const res = await postJob(aCronJob({ request: { method: 'POST', body: ['a', 'b', '{{bogus}}'] } }));
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['request.body[2]']);
   });
 
   it("refuses a secret that does not exist in the workspace, including another workspace's", async () => {
     await post({ name: 'ONLY_THEIRS', value: 'theirs' }, otherAuth);
-    const res = await postJob(cronJob({ headers: { A: '{{secret.NO_SUCH}}' }, body: { k: '{{secret.ONLY_THEIRS}}' } }));
+    const res = await postJob(aCronJob({ request: { headers: { A: '{{secret.NO_SUCH}}' }, body: { k: '{{secret.ONLY_THEIRS}}' } } }));
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual(
       expect.arrayContaining([
@@ -220,7 +219,7 @@ describe('jobs referencing variables and secrets', () => {
   });
 
   it('checks a PATCHed request the same way', async () => {
-    const job = (await postJob(cronJob({}))).body;
+    const job = (await postJob(aCronJob())).body;
     const unknown = await request(api.app).patch(`/v1/jobs/${job.id}`).set(auth).send({ request: { headers: { H: '{{when}}' } } });
     expect(unknown.status).toBe(400);
     expect(paths(unknown)).toEqual(['request.headers.H']);
@@ -235,7 +234,7 @@ describe('jobs referencing variables and secrets', () => {
   it('accepts placeholders in the URL, host included, with private targets refused', async () => {
     await post({ name: 'HOST', value: 'api.example.com' });
     const guarded = createApp({ ...api.ctx.runtime, config: { ...api.ctx.config, allowPrivateTargets: false } });
-    const res = await request(guarded).post('/v1/jobs').set(auth).send(cronJob({ url: 'https://{{secret.HOST}}/items/{{uuid}}?at={{ timestamp }}' }));
+    const res = await request(guarded).post('/v1/jobs').set(auth).send(aCronJob({ request: { url: 'https://{{secret.HOST}}/items/{{uuid}}?at={{ timestamp }}' } }));
     expect(res.status).toBe(201);
     expect(res.body.request.url).toBe('https://{{secret.HOST}}/items/{{uuid}}?at={{ timestamp }}');
   });
@@ -246,7 +245,7 @@ describe('jobs referencing variables and secrets', () => {
     ['a loopback host around a placeholder', 'http://localhost/{{uuid}}', 'publicly reachable'],
   ])('refuses a URL with %s at request.url', async (_what, url, message) => {
     const guarded = createApp({ ...api.ctx.runtime, config: { ...api.ctx.config, allowPrivateTargets: false } });
-    const res = await request(guarded).post('/v1/jobs').set(auth).send(cronJob({ url }));
+    const res = await request(guarded).post('/v1/jobs').set(auth).send(aCronJob({ request: { url } }));
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual(expect.arrayContaining([{ path: 'request.url', message: expect.stringContaining(message) }]));
   });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import type { TestContext } from '@cronsvc/core/testing';
+import { useApiApp } from './api-app.js';
 import { ensureBootstrapWorkspace, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes, signingKeyPlace, type Clock, type Db } from '@cronsvc/core';
 
 let ctx: TestContext;
@@ -14,11 +15,11 @@ const decrypt = (value: string | null, id: string, which: 'current' | 'previous'
   return openSigningKey(ctx.config.secretsEncryptionKey, value!, signingKeyPlace(id, which));
 };
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+const api = useApiApp();
+beforeAll(() => {
+  ({ ctx } = api);
   app = createApp({ ...ctx.runtime, clock });
 });
-afterAll(() => ctx.close());
 beforeEach(() => {
   now = new Date('2030-01-02T03:04:05.678Z');
 });

@@ -1,17 +1,18 @@
 import request from 'supertest';
 import { createRuntime, getExecution, loadConfig, reconcileQueue, serviceLogger, type Runtime } from '@cronsvc/core';
-import { closedPort, createTestContext, startTargetServer, waitFor, type TestContext } from '@cronsvc/core/testing';
+import { aOneTimeJob, closedPort, useTargetServer, useWorkspace, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { startExecutor } from '@cronsvc/executor';
 import { createApp } from '../src/app.js';
 
 let ctx: TestContext;
 let deadPort: number;
 
+const w = useWorkspace();
+const target = useTargetServer();
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ({ ctx } = w);
   deadPort = await closedPort();
 });
-afterAll(() => ctx.close());
 
 function runtimeWith(overrides: Record<string, string>): Runtime {
   const config = loadConfig({ ...ctx.env, ...overrides });
@@ -31,14 +32,13 @@ it('answers 503 service_unavailable with Retry-After while Postgres cannot be re
 });
 
 it('accepts a job while Redis is down and runs it once the queue is rebuilt from Postgres', async () => {
-  const { token, id: workspaceId } = await ctx.workspace();
-  const target = await startTargetServer();
+  const { auth, id: workspaceId } = w.workspace;
   const noRedis = runtimeWith({ REDIS_URL: `redis://127.0.0.1:${deadPort}` });
   try {
     const res = await request(createApp(noRedis))
       .post('/v1/jobs')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'while redis is down', kind: 'one_time', request: { url: target.url } });
+      .set(auth)
+      .send(aOneTimeJob({ request: { url: target.url } }));
     expect(res.status).toBe(201);
     const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: res.body.id } });
     expect(exe.status).toBe('queued');
@@ -53,6 +53,5 @@ it('accepts a job while Redis is down and runs it once the queue is rebuilt from
     }
   } finally {
     await noRedis.close();
-    await target.close();
   }
 });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { aMonitor, aTriggerJob, httpStep } from '@cronsvc/core/testing';
+import { aChannelBody, aCronJob, aMonitor, aTriggerJob, httpStep } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
 // Encrypted values are bound to their row (AES-GCM associated data): someone who can write rows
@@ -27,7 +27,7 @@ it("runs nothing with another workspace's secret copied into a secret row", asyn
   const stolen = await f.ctx.runtime.db.secret.findUniqueOrThrow({ where: { id: victim.body.id } });
   await f.ctx.runtime.db.secret.update({ where: { id: mine.body.id }, data: { value: stolen.value } });
 
-  const job = await f.createJob({ name: 'leak', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/leak`, headers: { 'X-Key': '{{secret.API_KEY}}' } } });
+  const job = await f.createJob(aCronJob({ name: 'leak', request: { url: `${f.target.url}/leak`, headers: { 'X-Key': '{{secret.API_KEY}}' } } }));
   const exe = await f.until(await f.runNow(job.id), 'failed', 'succeeded');
   expect(exe.status).toBe('failed');
   expect(exe.attempts[0].errorMessage).toMatch(/cannot be decrypted/);
@@ -56,16 +56,15 @@ it("shows no trigger token, no ping URL and signs nothing with another workspace
   const key = await f.get('/v1/signing-key');
   expect(key.status).toBe(500);
   expect(JSON.stringify(key.body)).not.toContain(victimKey);
-  const job = await f.createJob({ name: 'signed', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${f.target.url}/signed` } });
+  const job = await f.createJob(aCronJob({ name: 'signed', request: { url: `${f.target.url}/signed` } }));
   const exe = await f.until(await f.runNow(job.id), 'failed', 'succeeded');
   expect(exe.status).toBe('failed');
   expect(f.target.received).toHaveLength(0);
 });
 
 it("sends nothing through a channel holding another workspace's credentials", async () => {
-  const hook = { name: 'hook', type: 'webhook', config: { url: `${f.target.url}/victim-hook`, signing_secret: 'victim-signing-secret' } };
-  const victim = await asOther.post('/v1/notification-channels', hook);
-  const mine = await f.post('/v1/notification-channels', { ...hook, config: { url: `${f.target.url}/my-hook` } });
+  const victim = await asOther.post('/v1/notification-channels', aChannelBody('webhook', { url: `${f.target.url}/victim-hook`, signing_secret: 'victim-signing-secret' }));
+  const mine = await f.post('/v1/notification-channels', aChannelBody('webhook', { url: `${f.target.url}/my-hook` }));
   expect([victim.status, mine.status]).toEqual([201, 201]);
   const stolen = await f.ctx.runtime.db.notificationChannel.findUniqueOrThrow({ where: { id: victim.body.id } });
   await f.ctx.runtime.db.notificationChannel.update({ where: { id: mine.body.id }, data: { credentials: stolen.credentials } });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { createTestContext, useTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { startExecutor, type Executor } from '@cronsvc/executor';
 import { startNotifier, type Notifier } from '@cronsvc/notifier';
 import { startScheduler, type Scheduler } from '@cronsvc/scheduler';
@@ -38,7 +38,6 @@ export function useWorkflowFixture(options: { scheduler?: boolean; notifier?: bo
   let notifier: Notifier | undefined;
   beforeAll(async () => {
     f.ctx = await createTestContext(options.env);
-    f.target = await startTargetServer();
     f.executor = startExecutor(f.ctx.runtime);
     if (options.scheduler) scheduler = await startScheduler(f.ctx.runtime);
     if (options.notifier) notifier = startNotifier(f.ctx.runtime);
@@ -46,19 +45,15 @@ export function useWorkflowFixture(options: { scheduler?: boolean; notifier?: bo
     const ws = await f.ctx.workspace();
     f.workspaceId = ws.id;
     f.token = ws.token;
-    f.auth = { Authorization: `Bearer ${ws.token}` };
+    f.auth = ws.auth;
   });
   afterAll(async () => {
     await scheduler?.stop();
     await notifier?.stop();
     await f.executor.stop();
-    await f.target.close();
     await f.ctx.close();
   });
-  beforeEach(() => {
-    f.target.received.length = 0;
-    f.target.handle((_req, res) => void res.end('ok'));
-  });
+  f.target = useTargetServer();
   f.get = (path) => request(f.app).get(path).set(f.auth);
   f.post = (path, body) => request(f.app).post(path).set(f.auth).send(body as object);
   f.patch = (path, body) => request(f.app).patch(path).set(f.auth).send(body as object);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { approvalStep, aTriggerJob, aWorkflow, httpStep, waitStep } from '@cronsvc/core/testing';
+import { aCronJob, approvalStep, aTriggerJob, aWorkflow, httpStep, waitStep } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
 const f = useWorkflowFixture();
@@ -76,7 +76,7 @@ describe('step-driven jobs', () => {
   });
 
   it('refuses step fields on request jobs and a request on step-driven jobs', async () => {
-    expect(await refused({ name: 'r', kind: 'cron', schedule: { cron: '* * * * *' }, request: { url: URL }, steps: [waitStep('a')] })).toEqual(['steps']);
+    expect(await refused(aCronJob({ request: { url: URL }, steps: [waitStep('a')] }))).toEqual(['steps']);
     expect(await refused(aWorkflow([waitStep('a')], { request: { url: URL } }))).toEqual(['request']);
     expect(await refused(aTriggerJob([waitStep('a')], { schedule: { cron: '* * * * *' } }))).toEqual(['schedule']);
     expect(await refused(aWorkflow([waitStep('a')], { webhook_secret: 'x' }))).toEqual(['webhook_secret']);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { aTriggerJob, httpStep, waitFor } from '@cronsvc/core/testing';
+import { aTriggerJob, holdAnswers, httpStep, waitFor } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
 const f = useWorkflowFixture();
@@ -107,12 +107,7 @@ it('reads form posts and text bodies, refuses broken JSON, and refuses bodies ov
 });
 
 it('queues a trigger that arrives while the job is at max_concurrent_executions until the running one ends', async () => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  f.target.handle(async (_req, res) => {
-    await held;
-    res.end('ok');
-  });
+  const release = holdAnswers(f.target);
   const job = await f.createJob(aTriggerJob([httpStep('call', `${f.target.url}/x`)]));
   expect((await trigger(job.webhook_token).send({ n: 1 })).status).toBe(200);
   await waitFor(() => f.target.received.length === 1, { what: 'the first run to call' });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Execution, ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
-import { repoRoot, waitFor } from '@cronsvc/core/testing';
+import { aCronJob, aJob, repoRoot, waitFor } from '@cronsvc/core/testing';
 import { startExecutor } from '@cronsvc/executor';
 import { CLI, useCliApi } from './cli-harness.js';
 
@@ -32,9 +32,8 @@ const finished = (id: string) =>
     return ['succeeded', 'failed'].includes(execution.status) && execution;
   }, { what: `execution ${id} to finish` });
 
-/** A job made through the CLI (cron far away: it runs only when run-now'd). */
-const aJob = (name: string, path: string, ...extra: string[]) =>
-  api.json<Job>(['jobs', 'create', '--name', name, '--cron', '0 0 1 1 *', '--url', `${api.target.url}${path}`, ...extra]);
+/** A job calling `path` on the target, made through core: it runs only when run-now'd. */
+const jobTo = (path: string, fields: Record<string, unknown>) => aJob(api.ctx.runtime, api.workspaceId, { request: { url: `${api.target.url}${path}` }, ...fields });
 
 describe('cronsvc jobs', () => {
   it('creates a job from flags, shows it, and lists it with filters, as JSON and as a plain table', async () => {
@@ -70,7 +69,7 @@ describe('cronsvc jobs', () => {
   });
 
   it('creates from a JSON body on stdin, changes only the fields given, pauses, resumes and deletes', async () => {
-    const body = { name: 'from stdin', kind: 'cron', schedule: { cron: '15 3 * * *' }, request: { url: `${api.target.url}/stdin`, headers: { 'X-Keep': 'yes' } } };
+    const body = aCronJob({ name: 'from stdin', schedule: { cron: '15 3 * * *' }, request: { url: `${api.target.url}/stdin`, headers: { 'X-Keep': 'yes' } } });
     const job = await api.json<Job>(['jobs', 'create', '--file', '-'], { input: JSON.stringify(body) });
     expect(job).toMatchObject({ name: 'from stdin', kind: 'cron', schedule: { cron: '15 3 * * *' } });
 
@@ -103,7 +102,7 @@ describe('cronsvc jobs', () => {
   });
 
   it('pages with --limit and --offset, and fetches every page with --all', async () => {
-    await Promise.all(['paged a', 'paged b', 'paged c'].map((name) => aJob(name, '/paged')));
+    await Promise.all(['paged a', 'paged b', 'paged c'].map((name) => jobTo('/paged', { name })));
     const [first, second, all, human] = await Promise.all([
       api.json<ListEnvelope<Job>>(['jobs', 'list', '--name', 'paged', '--limit', '2']),
       api.json<ListEnvelope<Job>>(['jobs', 'list', '--name', 'paged', '--limit', '2', '--offset', '2']),
@@ -141,7 +140,7 @@ describe('cronsvc jobs', () => {
 
 describe('cronsvc executions', () => {
   it('runs a job now and shows the execution with its attempts as a timeline', async () => {
-    const job = await aJob('timeline', '/ok');
+    const job = await jobTo('/ok', { name: 'timeline' });
     const queued = await api.json<Execution>(['jobs', 'run', job.id]);
     expect(queued).toMatchObject({ job_id: job.id, source: 'manual', status: 'queued' });
     expect((await finished(queued.id)).status).toBe('succeeded');
@@ -170,7 +169,7 @@ describe('cronsvc executions', () => {
 
   it('parks a queued execution and resumes it; a finished one is refused with invalid_state', async () => {
     slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
-    const job = await aJob('one at a time', '/slow');
+    const job = await jobTo('/slow', { name: 'one at a time' });
     await api.json(['jobs', 'update', job.id, '--file', '-'], { input: '{"max_concurrent_executions": 1}' });
     const first = await api.json<Execution>(['jobs', 'run', job.id]);
     await waitFor(() => api.target.received.some((r) => r.url === '/slow'), { what: 'the first run to reach the target' });
@@ -203,7 +202,7 @@ describe('cronsvc executions', () => {
 
 describe('cronsvc dlq', () => {
   it('lists, counts, replays, removes and purges dead-lettered executions', async () => {
-    const job = await aJob('always fails', '/fail', '--max-attempts', '1');
+    const job = await jobTo('/fail', { name: 'always fails', retry_policy: { max_attempts: 1 } });
     const runs = await Promise.all([1, 2, 3, 4].map(() => api.json<Execution>(['jobs', 'run', job.id])));
     await Promise.all(runs.map((run) => finished(run.id)));
 

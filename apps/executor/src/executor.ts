@@ -2,7 +2,9 @@ import { DelayedError, type Worker } from 'bullmq';
 import {
   createHttpClient,
   createWorker,
+  keepCompleted,
   runAttempt,
+  withLogContext,
   type ExecutionPayload,
   type RunOutcome,
   type Runtime,
@@ -27,7 +29,9 @@ export function startExecutor(runtime: Runtime): Executor {
   const deps = { ...runtime, http, inSlot: <T>(work: () => Promise<T>) => slots.run(work) };
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
-  const attempt = (executionId: string): Promise<RunOutcome> => runAttempt(deps, executionId);
+  // Each attempt logs in a scope of its own, which the claim names with the request id of the
+  // execution's creator, so every line about the execution carries it.
+  const attempt = (executionId: string): Promise<RunOutcome> => withLogContext({}, () => runAttempt(deps, executionId));
 
   // Queue jobs can arrive a little before their delay ends; one that did must still be held,
   // or it would go back to the delayed set and come back up to a Redis tick late.
@@ -74,6 +78,8 @@ export function startExecutor(runtime: Runtime): Executor {
         await job.moveToDelayed(outcome.retryAt.getTime(), token);
         throw new DelayedError();
       }
+      // Recorded: this attempt is never queued again, so the dashboard may show it for a while.
+      if ('done' in outcome) keepCompleted(job);
     },
     {
       connection: runtime.workerConnection(),

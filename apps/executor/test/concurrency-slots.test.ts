@@ -1,26 +1,14 @@
-import { createJob, executionRow, runNow } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { startExecutor, type Executor } from '../src/executor.js';
+import { executionRow, runNow } from '@cronsvc/core';
+import { aJob, waitFor } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // EXECUTOR_CONCURRENCY bounds the requests one executor has in flight, whether the attempt came
 // straight from the queue or was held for its due time.
 
-let ctx: TestContext;
-let target: TargetServer;
-let executor: Executor;
-
-beforeAll(async () => {
-  ctx = await createTestContext({ EXECUTOR_CONCURRENCY: '2' });
-  target = await startTargetServer();
-  executor = startExecutor(ctx.runtime);
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
-});
+const fixture = useExecutorFixture({ env: { EXECUTOR_CONCURRENCY: '2' } });
 
 it('never has more than EXECUTOR_CONCURRENCY requests in flight', async () => {
+  const { ctx, target, workspaceId } = fixture;
   let open = 0;
   let most = 0;
   const waiting: (() => void)[] = [];
@@ -31,8 +19,7 @@ it('never has more than EXECUTOR_CONCURRENCY requests in flight', async () => {
     open -= 1;
     res.end('ok');
   });
-  const workspaceId = (await ctx.workspace()).id;
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'slots', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const due = new Date(Date.now() + 500);
   const held = await Promise.all(
     [1, 2, 3].map(async () => (await ctx.runtime.db.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: job.name, source: 'manual', scheduledFor: due }) })).id),

@@ -1,41 +1,34 @@
-import { createJob, runNow } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { runNow } from '@cronsvc/core';
+import { aJob, waitFor, type TestContext } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 let ctx: TestContext;
-let target: TargetServer;
 let workspaceId: string;
 let inFlight = 0;
 let maxInFlight = 0;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
-  target.handle(async (_req, res) => {
+const fixture = useExecutorFixture({ executor: false });
+beforeAll(() => {
+  ({ ctx, workspaceId } = fixture);
+  // Two executor processes, as a scaled-out deployment runs them.
+  ctx.spawnApp('executor');
+  ctx.spawnApp('executor');
+});
+beforeEach(() => {
+  maxInFlight = 0;
+  fixture.target.handle(async (_req, res) => {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     await new Promise((r) => setTimeout(r, 300));
     inFlight -= 1;
     res.end('ok');
   });
-  workspaceId = (await ctx.workspace()).id;
-  // Two executor processes, as a scaled-out deployment runs them.
-  ctx.spawnApp('executor');
-  ctx.spawnApp('executor');
-});
-afterAll(async () => {
-  await ctx.close();
-  await target.close();
-});
-beforeEach(() => {
-  maxInFlight = 0;
 });
 
 async function burst(cap: number | undefined, count: number) {
-  const { job } = await createJob(ctx.runtime, workspaceId, {
+  const job = await aJob(ctx.runtime, workspaceId, {
     name: `capped ${cap}`,
-    kind: 'cron',
-    schedule: { cron: '0 0 1 1 *' },
-    request: { url: target.url },
+    request: { url: fixture.target.url },
     ...(cap === undefined ? {} : { max_concurrent_executions: cap }),
   });
   const ids: string[] = [];

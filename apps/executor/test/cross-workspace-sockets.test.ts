@@ -1,5 +1,5 @@
-import { createJob, createSecret, getExecution, runNow, type ExecutionWithAttempts } from '@cronsvc/core';
-import { useRawTargetServer, waitFor, type TestContext } from '@cronsvc/core/testing';
+import { createSecret, runNow, type ExecutionWithAttempts } from '@cronsvc/core';
+import { aJob, finishedExecution, useRawTargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // Two workspaces calling the same host through one executor. A job must not be able to frame its
@@ -11,32 +11,21 @@ let ctx: TestContext;
 let attacker: string;
 let victim: string;
 
-const fixture = useExecutorFixture('attacker');
-beforeAll(async () => {
-  ({ ctx, workspaceId: attacker } = fixture);
-  victim = (await ctx.workspace('victim')).id;
-});
+const fixture = useExecutorFixture({ workspace: 'attacker', second: 'victim' });
+beforeAll(() => ({ ctx, workspaceId: attacker, second: { id: victim } } = fixture));
 const raw = useRawTargetServer();
 
 // A request the target would read as the next one on the connection; its Content-Length makes
 // it swallow the first bytes of whatever the connection carries next as its body.
 const SMUGGLED = 'GET /smuggled HTTP/1.1\r\nHost: target\r\nContent-Length: 120\r\n\r\n';
 
-/** A job that never fires on its own: the tests run it with run-now. */
-async function savedJob(workspaceId: string, path: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: `to ${path}`, kind: 'cron', schedule: { cron: '0 3 1 1 *' }, request: { url: `${raw().url}${path}` }, ...extra });
-  return job.id;
-}
+/** A job to `path` on the raw target that never fires on its own: the tests run it with run-now. */
+const savedJob = async (workspaceId: string, path: string, extra: Record<string, unknown> = {}) =>
+  (await aJob(ctx.runtime, workspaceId, { request: { url: `${raw().url}${path}` }, ...extra })).id;
 
 async function runToEnd(workspaceId: string, jobId: string): Promise<ExecutionWithAttempts> {
   const { id } = await runNow(ctx.runtime, workspaceId, jobId);
-  return waitFor(
-    async () => {
-      const exe = await getExecution(ctx.runtime, workspaceId, id);
-      return exe.status === 'succeeded' || exe.status === 'failed' ? exe : undefined;
-    },
-    { what: `execution ${id} to finish` },
-  );
+  return finishedExecution(ctx.runtime, workspaceId, id);
 }
 
 /** Every request the target parsed, in the order it arrived, with the connection it came on. */

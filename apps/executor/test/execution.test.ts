@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createJob, getExecution, runNow, type ExecutionWithAttempts } from '@cronsvc/core';
-import { waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { getExecution, runNow } from '@cronsvc/core';
+import { aJob, answerInTurn, aOneTimeExecution, finishedExecution, holdAnswers, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 let ctx: TestContext;
@@ -11,21 +11,7 @@ let workspaceId: string;
 const fixture = useExecutorFixture();
 beforeAll(() => ({ ctx, target, workspaceId } = fixture));
 
-async function oneTime(request: Record<string, unknown>, retry?: Record<string, unknown>) {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'probe', kind: 'one_time', request, ...(retry ? { retry_policy: retry } : {}) });
-  const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
-  return { job, executionId: exe.id };
-}
-
-function finished(executionId: string, timeoutMs = 15_000): Promise<ExecutionWithAttempts> {
-  return waitFor(
-    async () => {
-      const exe = await getExecution(ctx.runtime, workspaceId, executionId);
-      return exe.status === 'succeeded' || exe.status === 'failed' ? exe : undefined;
-    },
-    { timeoutMs, what: `execution ${executionId} to finish` },
-  );
-}
+const finished = (executionId: string, timeoutMs?: number) => finishedExecution(ctx.runtime, workspaceId, executionId, { timeoutMs });
 
 describe('making the request', () => {
   it('sends method, headers, JSON body and X-Cron-Service-Execution-Id, and records the attempt', async () => {
@@ -36,7 +22,7 @@ describe('making the request', () => {
       res.statusCode = 201;
       res.end('{"created":true}');
     });
-    const { job, executionId } = await oneTime({ url: `${target.url}/hook?x=1`, method: 'POST', headers: { 'X-Custom': 'yes' }, body: { hello: 'world' } });
+    const { job, executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: `${target.url}/hook?x=1`, method: 'POST', headers: { 'X-Custom': 'yes' }, body: { hello: 'world' } } });
     const exe = await finished(executionId);
     expect(target.received).toHaveLength(1);
     const got = target.received[0];
@@ -57,11 +43,11 @@ describe('making the request', () => {
   });
 
   it('sends a string body as text/plain unless the job sets a Content-Type, and GET with no body', async () => {
-    const a = await oneTime({ url: target.url, method: 'PUT', body: 'plain words' });
+    const a = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, method: 'PUT', body: 'plain words' } });
     await finished(a.executionId);
-    const b = await oneTime({ url: target.url, method: 'PATCH', headers: { 'content-type': 'application/xml' }, body: '<a/>' });
+    const b = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, method: 'PATCH', headers: { 'content-type': 'application/xml' }, body: '<a/>' } });
     await finished(b.executionId);
-    const c = await oneTime({ url: target.url });
+    const c = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url } });
     await finished(c.executionId);
     expect(target.received.map((r) => [r.method, r.headers['content-type'], r.body])).toEqual([
       ['PUT', 'text/plain; charset=utf-8', 'plain words'],
@@ -75,7 +61,7 @@ describe('making the request', () => {
       res.writeHead(302, { Location: '/elsewhere' });
       res.end();
     });
-    const { executionId } = await oneTime({ url: target.url });
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url } });
     const exe = await finished(executionId);
     expect(target.received.map((r) => r.url)).toEqual(['/']);
     expect(exe).toMatchObject({ status: 'failed', attemptCount: 1 });
@@ -86,13 +72,8 @@ describe('making the request', () => {
 
 describe('retry policy', () => {
   it('retries a status in retry_on_statuses and succeeds, waiting the backoff between attempts', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls < 3 ? 503 : 200;
-      res.end(`call ${calls}`);
-    });
-    const { executionId } = await oneTime({ url: target.url });
+    answerInTurn(target, [503, 503, 200], (call) => `call ${call}`);
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url } });
     const exe = await finished(executionId);
     expect(exe.status).toBe('succeeded');
     expect(exe.attempts.map((a) => [a.number, a.status, a.statusCode, a.errorClass])).toEqual([
@@ -108,11 +89,8 @@ describe('retry policy', () => {
   });
 
   it('fails after max_attempts and dead-letters the execution', async () => {
-    target.handle((_req, res) => {
-      res.statusCode = 500;
-      res.end('boom');
-    });
-    const { executionId } = await oneTime({ url: target.url }, { max_attempts: 2 });
+    answerInTurn(target, [500], 'boom');
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url }, retry_policy: { max_attempts: 2 } });
     const exe = await finished(executionId);
     expect(exe).toMatchObject({ status: 'failed', attemptCount: 2, errorClass: 'HTTP_5XX', finalResponse: { statusCode: 500, bodyPreview: 'boom' } });
     expect(exe.attempts).toHaveLength(2);
@@ -121,24 +99,16 @@ describe('retry policy', () => {
   });
 
   it('fails at once on a status that is neither success nor retryable', async () => {
-    target.handle((_req, res) => {
-      res.statusCode = 404;
-      res.end('nope');
-    });
-    const { executionId } = await oneTime({ url: target.url }, { max_attempts: 5 });
+    answerInTurn(target, [404], 'nope');
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url }, retry_policy: { max_attempts: 5 } });
     const exe = await finished(executionId);
     expect(exe).toMatchObject({ status: 'failed', attemptCount: 1, errorClass: 'HTTP_4XX' });
     expect(target.received).toHaveLength(1);
   });
 
   it('honours custom success_statuses and retry_on_statuses', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 409 : 418;
-      res.end();
-    });
-    const { executionId } = await oneTime({ url: target.url, success_statuses: [418] }, { max_attempts: 3, retry_on_statuses: [409] });
+    answerInTurn(target, [409, 418]);
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, success_statuses: [418] }, retry_policy: { max_attempts: 3, retry_on_statuses: [409] } });
     const exe = await finished(executionId);
     expect(exe.status).toBe('succeeded');
     expect(exe.attempts.map((a) => a.statusCode)).toEqual([409, 418]);
@@ -149,7 +119,7 @@ describe('retry policy', () => {
       res.statusCode = 503;
       res.end();
     });
-    const { executionId } = await oneTime({ url: target.url }, { max_attempts: 1 });
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url }, retry_policy: { max_attempts: 1 } });
     expect((await finished(executionId)).attempts).toHaveLength(1);
   });
 });
@@ -157,7 +127,7 @@ describe('retry policy', () => {
 describe('faulty targets', () => {
   it('times out a target that never answers, retries, and records TIMEOUT', async () => {
     target.handle(() => undefined);
-    const { executionId } = await oneTime({ url: target.url, timeout_seconds: 1 }, { max_attempts: 2 });
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, timeout_seconds: 1 }, retry_policy: { max_attempts: 2 } });
     const exe = await finished(executionId);
     expect(exe).toMatchObject({ status: 'failed', attemptCount: 2, errorClass: 'TIMEOUT', finalResponse: null });
     for (const a of exe.attempts) {
@@ -172,7 +142,7 @@ describe('faulty targets', () => {
       res.writeHead(200);
       const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write('.')), 100);
     });
-    const { executionId } = await oneTime({ url: target.url, timeout_seconds: 1 }, { max_attempts: 1 });
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, timeout_seconds: 1 }, retry_policy: { max_attempts: 1 } });
     const exe = await finished(executionId);
     expect(exe.attempts[0]).toMatchObject({ status: 'TIMEOUT', errorClass: 'TIMEOUT' });
   });
@@ -182,7 +152,7 @@ describe('faulty targets', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const { executionId } = await oneTime({ url: `http://127.0.0.1:${port}/` }, { max_attempts: 2 });
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: `http://127.0.0.1:${port}/` }, retry_policy: { max_attempts: 2 } });
     const exe = await finished(executionId);
     expect(exe).toMatchObject({ status: 'failed', attemptCount: 2, errorClass: 'CONNECTION_ERROR' });
     expect(exe.attempts.map((a) => a.status)).toEqual(['CONNECTION_ERROR', 'CONNECTION_ERROR']);
@@ -190,13 +160,13 @@ describe('faulty targets', () => {
 
   it('records a reset connection and a garbage answer as CONNECTION_ERROR', async () => {
     target.handle((_req, res) => void res.socket?.destroy());
-    const reset = await oneTime({ url: target.url }, { max_attempts: 1 });
+    const reset = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url }, retry_policy: { max_attempts: 1 } });
     expect((await finished(reset.executionId)).attempts[0]).toMatchObject({ status: 'CONNECTION_ERROR', errorClass: 'CONNECTION_ERROR' });
 
     const junk = net.createServer((socket) => socket.end('this is not HTTP at all\r\n\r\n', () => socket.destroy()));
     await new Promise<void>((r) => junk.listen(0, '127.0.0.1', r));
     const port = (junk.address() as AddressInfo).port;
-    const garbage = await oneTime({ url: `http://127.0.0.1:${port}/` }, { max_attempts: 1 });
+    const garbage = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: `http://127.0.0.1:${port}/` }, retry_policy: { max_attempts: 1 } });
     const exe = await finished(garbage.executionId);
     await new Promise((r) => junk.close(r));
     expect(exe.attempts[0]).toMatchObject({ status: 'CONNECTION_ERROR', errorClass: 'CONNECTION_ERROR', statusCode: null });
@@ -217,7 +187,7 @@ describe('faulty targets', () => {
       };
       pump();
     });
-    const { executionId } = await oneTime({ url: target.url, timeout_seconds: 30 }, { max_attempts: 1 });
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, timeout_seconds: 30 }, retry_policy: { max_attempts: 1 } });
     const exe = await finished(executionId, 20_000);
     expect(exe.status).toBe('succeeded');
     expect(exe.attempts[0].latencyMs).toBeLessThan(10_000);
@@ -228,13 +198,8 @@ describe('faulty targets', () => {
 
 describe('statuses', () => {
   it('moves queued -> running -> succeeded', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    target.handle(async (_req, res) => {
-      await held;
-      res.end('late');
-    });
-    const { job } = await createJob(ctx.runtime, workspaceId, { name: 'held', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+    const release = holdAnswers(target, 'late');
+    const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
     const exe = await runNow(ctx.runtime, workspaceId, job.id);
     expect(exe.status).toBe('queued');
     await waitFor(async () => (await getExecution(ctx.runtime, workspaceId, exe.id)).status === 'running', { what: 'running' });

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
-import { catalog, createJob, executionJobId, executionRow, parkExecution } from '@cronsvc/core';
-import { waitFor } from '@cronsvc/core/testing';
+import { catalog, executionJobId, executionRow, parkExecution } from '@cronsvc/core';
+import { aJob, waitFor } from '@cronsvc/core/testing';
 import { startExecutor } from '../src/executor.js';
 import { useExecutorFixture } from './executor-fixture.js';
 
@@ -18,7 +18,7 @@ beforeAll(() => {
 /** A queued execution due `inMs` from now, handed to the queue the way the scheduler does. */
 async function dueIn(inMs: number): Promise<{ id: string; due: Date }> {
   const { ctx, target, workspaceId } = fixture;
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'held', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const due = new Date(Date.now() + inMs);
   const { id } = await ctx.runtime.db.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: job.name, source: 'schedule', scheduledFor: due }) });
   await ctx.runtime.queues.enqueueExecutions([{ executionId: id, attempt: 1, runAt: due }]);
@@ -41,7 +41,7 @@ it('takes an attempt from the queue before it is due and sends it at its due tim
 
 it('holds a queue job that arrives a little before the prefetch window too', async () => {
   const { ctx, target, workspaceId } = fixture;
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'early', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const due = new Date(Date.now() + ctx.config.executorPrefetchMs + 500);
   const { id } = await ctx.runtime.db.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: job.name, source: 'schedule', scheduledFor: due }) });
   // Handed over at once, half a second before its window opens.

@@ -1,14 +1,6 @@
-import { createJob, createSecret, getExecution, runNow } from '@cronsvc/core';
-import {
-  aWorkflow,
-  createTestContext,
-  httpStep,
-  startTargetServer,
-  waitFor,
-  type ChildApp,
-  type TargetServer,
-  type TestContext,
-} from '@cronsvc/core/testing';
+import { createSecret, runNow } from '@cronsvc/core';
+import { aJob, aOneTimeExecution, aOneTimeJob, aWorkflow, finishedExecution, httpStep, waitFor, type ChildApp, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // What a target (or whoever can answer for it) may try against the executor that every
 // workspace shares: stall it with costly extraction, make it resend forever with a record that
@@ -21,36 +13,17 @@ let executor: ChildApp;
 let tenant: string;
 let bystander: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ EXECUTION_LEASE_MS: '3000' });
-  target = await startTargetServer();
-  tenant = (await ctx.workspace('hostile')).id;
-  bystander = (await ctx.workspace('bystander')).id;
+const fixture = useExecutorFixture({ env: { EXECUTION_LEASE_MS: '3000' }, workspace: 'hostile', second: 'bystander', executor: false });
+beforeAll(() => {
+  ({ ctx, target, workspaceId: tenant, second: { id: bystander } } = fixture);
   executor = ctx.spawnApp('executor');
 });
-afterAll(async () => {
-  await ctx.close();
-  await target.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  target.handle((_req, res) => void res.end('ok'));
-});
 
-type Execution = Awaited<ReturnType<typeof getExecution>>;
-
-function finished(workspaceId: string, executionId: string, timeoutMs = 30_000): Promise<Execution> {
-  return waitFor(
-    async () => {
-      const exe = await getExecution(ctx.runtime, workspaceId, executionId);
-      return exe.status === 'succeeded' || exe.status === 'failed' ? exe : undefined;
-    },
-    { what: () => `execution ${executionId} to finish; executor said:\n${executor.output()}`, timeoutMs },
-  );
-}
+const finished = (workspaceId: string, executionId: string, timeoutMs = 30_000) =>
+  finishedExecution(ctx.runtime, workspaceId, executionId, { timeoutMs, what: () => `execution ${executionId} to finish; executor said:\n${executor.output()}` });
 
 async function runWorkflow(workspaceId: string, steps: Record<string, unknown>[]): Promise<string> {
-  const { job } = await createJob(ctx.runtime, workspaceId, aWorkflow(steps));
+  const job = await aJob(ctx.runtime, workspaceId, aWorkflow(steps));
   return (await runNow(ctx.runtime, workspaceId, job.id)).id;
 }
 
@@ -79,7 +52,7 @@ describe('a step whose extraction is as costly as the limits allow', () => {
     const created: { url: string; at: number }[] = [];
     for (let i = 0; i < 16; i += 1) {
       const url = `/bystander-${i}`;
-      await createJob(ctx.runtime, bystander, { name: `bystander ${i}`, kind: 'one_time', request: { url: `${target.url}${url}` } });
+      await aJob(ctx.runtime, bystander, aOneTimeJob({ request: { url: `${target.url}${url}` } }));
       created.push({ url, at: Date.now() });
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -100,14 +73,11 @@ describe('a step whose extraction is as costly as the limits allow', () => {
 describe('a target answering NUL characters', () => {
   it('records a request job whose output template reads a value holding \\u0000, once, and ends it', async () => {
     target.handle((_req, res) => json(res, { name: 'a\u0000b', nested: { 'k\u0000': ['\u0000'] } }));
-    const { job } = await createJob(ctx.runtime, tenant, {
-      name: 'nul output',
-      kind: 'one_time',
+    const { executionId } = await aOneTimeExecution(ctx.runtime, tenant, {
       request: { url: `${target.url}/nul-json`, response_output_template: { name: '$.name', nested: '$.nested' } },
       retry_policy: { max_attempts: 2 },
     });
-    const exeId = (await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } })).id;
-    const exe = await finished(tenant, exeId);
+    const exe = await finished(tenant, executionId);
     expect(exe.status).toBe('succeeded');
     expect(exe.finalOutput).toEqual({ name: 'a\uFFFDb', nested: { 'k\uFFFD': ['\uFFFD'] } });
     expect(target.received.filter((r) => r.url === '/nul-json')).toHaveLength(1);
@@ -166,10 +136,8 @@ describe('an attempt whose outcome cannot be stored', () => {
       CREATE TRIGGER refuse_marked BEFORE INSERT ON step_attempts FOR EACH ROW EXECUTE FUNCTION refuse_marked();`);
   });
 
-  async function oneTime(url: string, extra: Record<string, unknown> = {}): Promise<string> {
-    const { job } = await createJob(ctx.runtime, tenant, { name: url, kind: 'one_time', request: { url: `${target.url}${url}` }, ...extra });
-    return (await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } })).id;
-  }
+  const oneTime = async (path: string, extra: Record<string, unknown>) =>
+    (await aOneTimeExecution(ctx.runtime, tenant, { request: { url: `${target.url}${path}` }, ...extra })).executionId;
 
   it('refused as data: fails the execution RECORD_FAILED after its one call, with no retry', async () => {
     target.handle((_req, res) => void res.end('an unstorable answer'));

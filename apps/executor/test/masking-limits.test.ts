@@ -1,5 +1,6 @@
-import { AppError, createJob, createSecret, getExecution, runNow, updateSecret, type ExecutionWithAttempts } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { AppError, createJob, createSecret, runNow, updateSecret } from '@cronsvc/core';
+import { aCronJob, aJob, aOneTimeExecution, finishedExecution, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // Masking secrets must cost little however the target answers: a job at the limits (64 KiB of
 // long secrets, a 1 MiB body echoing them) is recorded well within its lease, by the executor
@@ -9,26 +10,11 @@ let ctx: TestContext;
 let target: TargetServer;
 let workspaceId: string;
 
-beforeAll(async () => {
-  // A lease long enough that a busy machine (the whole suite on two cores) does not lapse it.
-  ctx = await createTestContext({ EXECUTION_LEASE_MS: '6000' });
-  target = await startTargetServer();
-  workspaceId = (await ctx.workspace()).id;
-});
-afterAll(async () => {
-  await ctx.close();
-  await target.close();
-});
+// A lease long enough that a busy machine (the whole suite on two cores) does not lapse it.
+const fixture = useExecutorFixture({ env: { EXECUTION_LEASE_MS: '6000' }, executor: false });
+beforeAll(() => ({ ctx, target, workspaceId } = fixture));
 
-function finished(executionId: string): Promise<ExecutionWithAttempts> {
-  return waitFor(
-    async () => {
-      const exe = await getExecution(ctx.runtime, workspaceId, executionId);
-      return exe.status === 'succeeded' || exe.status === 'failed' ? exe : undefined;
-    },
-    { what: `execution ${executionId} to finish`, timeoutMs: 45_000 },
-  );
-}
+const finished = (executionId: string) => finishedExecution(ctx.runtime, workspaceId, executionId, { timeoutMs: 45_000 });
 
 // Four secrets of 16 KiB, 64 KiB in all (the most a job may reference): long runs of "a" of
 // different lengths, each ending differently. One regular expression alternating them took
@@ -47,9 +33,7 @@ it('records an attempt at the limits once, well within its lease, with every sec
     const echoed = `${'x'.repeat(45)}${values.join(' ')} `;
     res.end(echoed.padEnd(1024 * 1024, 'a'), () => (answeredAt = Date.now()));
   });
-  const { job } = await createJob(ctx.runtime, workspaceId, {
-    name: 'at the limits',
-    kind: 'one_time',
+  const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, {
     request: {
       url: `${target.url}/limits`,
       method: 'POST',
@@ -57,8 +41,7 @@ it('records an attempt at the limits once, well within its lease, with every sec
       response_assertions: { text: [{ op: 'contains', value: 'never there' }] },
     },
   });
-  const { id } = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
-  const exe = await finished(id);
+  const exe = await finished(executionId);
 
   expect(target.received.filter((r) => r.url === '/limits')).toHaveLength(1);
   expect(exe.attempts).toHaveLength(1);
@@ -80,7 +63,7 @@ it('records an attempt at the limits once, well within its lease, with every sec
 it('refuses a job whose secrets add up to more than 64 KiB, naming them', async () => {
   await createSecret(ctx.runtime, workspaceId, { name: 'ONE_MORE', value: 'x'.repeat(100) });
   const body = Object.fromEntries([...names, 'ONE_MORE'].map((name) => [name, `{{secret.${name}}}`]));
-  const attempt = createJob(ctx.runtime, workspaceId, { name: 'too much', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: `${target.url}/x`, method: 'POST', body } });
+  const attempt = createJob(ctx.runtime, workspaceId, aCronJob({ request: { url: `${target.url}/x`, method: 'POST', body } }));
   await expect(attempt).rejects.toBeInstanceOf(AppError);
   await expect(attempt).rejects.toMatchObject({
     code: 'validation_failed',
@@ -91,12 +74,7 @@ it('refuses a job whose secrets add up to more than 64 KiB, naming them', async 
 it('fails an attempt without a request when a secret grew past the limit after the job was saved', async () => {
   const secret = await createSecret(ctx.runtime, workspaceId, { name: 'GROWS', value: 'small value' });
   const body = Object.fromEntries(['BIG_0', 'BIG_1', 'BIG_2', 'GROWS'].map((name) => [name, `{{secret.${name}}}`]));
-  const { job } = await createJob(ctx.runtime, workspaceId, {
-    name: 'grows',
-    kind: 'cron',
-    schedule: { cron: '0 0 1 1 *' },
-    request: { url: `${target.url}/grows`, method: 'POST', body },
-  });
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: `${target.url}/grows`, method: 'POST', body } });
   await updateSecret(ctx.runtime, workspaceId, secret.id, { value: 'y'.repeat(20 * 1024) });
   const execution = await runNow(ctx.runtime, workspaceId, job.id);
   const exe = await finished(execution.id);

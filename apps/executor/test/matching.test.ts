@@ -1,5 +1,5 @@
-import { createJob, getExecution, serializeExecution, type ExecutionWithAttempts } from '@cronsvc/core';
-import { waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { serializeExecution, type ExecutionWithAttempts } from '@cronsvc/core';
+import { answerInTurn, aOneTimeExecution, finishedExecution, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // SPEC 2.3 response matching rules 1-4 and DECISIONS D5 response_assertions /
@@ -20,16 +20,10 @@ function answer(statusCode: number, body: string, headers: Record<string, string
   });
 }
 
+/** Runs a one-time job sending `request` to the target, to its end. */
 async function run(request: Record<string, unknown>, retry: Record<string, unknown> = { max_attempts: 3 }): Promise<ExecutionWithAttempts> {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'match', kind: 'one_time', request: { url: target.url, ...request }, retry_policy: retry });
-  const { id } = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
-  return waitFor(
-    async () => {
-      const exe = await getExecution(ctx.runtime, workspaceId, id);
-      return exe.status === 'succeeded' || exe.status === 'failed' ? exe : undefined;
-    },
-    { timeoutMs: 20_000, what: `execution ${id} to finish` },
-  );
+  const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, ...request }, retry_policy: retry });
+  return finishedExecution(ctx.runtime, workspaceId, executionId, { timeoutMs: 20_000 });
 }
 
 /** A response that failed matching: one HTTP_ERROR attempt, RESPONSE_MISMATCH, no retry. */
@@ -79,12 +73,7 @@ describe('response_matcher (SPEC 2.3 rules 1-4)', () => {
   });
 
   it('never turns a 500 into success: a 500 matching success_pattern is retried as HTTP_5XX', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 500 : 200;
-      res.end('status: ok');
-    });
+    answerInTurn(target, [500, 200], 'status: ok');
     const exe = await run({ response_matcher: { success_pattern: 'status: ok' } });
     expect(exe.attempts.map((a) => [a.number, a.status, a.statusCode, a.errorClass])).toEqual([
       [1, 'HTTP_ERROR', 500, 'HTTP_5XX'],

@@ -1,50 +1,30 @@
 import request from 'supertest';
-import { createJob, runNow } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { runNow } from '@cronsvc/core';
+import { aJob, holdAnswers, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { createApp } from '@cronsvc/api';
-import { startExecutor, type Executor } from '../src/executor.js';
+import { useExecutorFixture } from './executor-fixture.js';
 
 let ctx: TestContext;
 let target: TargetServer;
-let executor: Executor;
 let app: ReturnType<typeof createApp>;
 let auth: { Authorization: string };
 let workspaceId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
-  executor = startExecutor(ctx.runtime);
+const fixture = useExecutorFixture();
+beforeAll(() => {
+  ({ ctx, target, workspaceId } = fixture);
+  ({ auth } = fixture.workspace);
   app = createApp(ctx.runtime);
-  const ws = await ctx.workspace();
-  workspaceId = ws.id;
-  auth = { Authorization: `Bearer ${ws.token}` };
-});
-afterAll(async () => {
-  await executor.stop();
-  await target.close();
-  await ctx.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  target.handle((_req, res) => void res.end('ok'));
 });
 
 const get = async (id: string) => (await request(app).get(`/v1/executions/${id}`).set(auth)).body;
 const park = (id: string) => request(app).post(`/v1/executions/${id}/park`).set(auth);
 const resume = (id: string) => request(app).post(`/v1/executions/${id}/resume`).set(auth);
 
-async function cappedJob(url = target.url) {
-  return (await createJob(ctx.runtime, workspaceId, { name: 'capped', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url }, max_concurrent_executions: 1 })).job;
-}
+const cappedJob = (url = target.url) => aJob(ctx.runtime, workspaceId, { name: 'capped', request: { url }, max_concurrent_executions: 1 });
 
 it('parks a queued execution held behind max_concurrent_executions at once, and resume runs it', async () => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  target.handle(async (_req, res) => {
-    await held;
-    res.end('ok');
-  });
+  const release = holdAnswers(target);
   const job = await cappedJob();
   const first = await runNow(ctx.runtime, workspaceId, job.id);
   await waitFor(async () => (await get(first.id)).status === 'running', { what: 'the first execution to hold the slot' });
@@ -78,7 +58,7 @@ it('parks a running execution after its current attempt, and resume goes on with
     res.statusCode = calls === 1 ? 503 : 200;
     res.end(`call ${calls}`);
   });
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'long', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const exe = await runNow(ctx.runtime, workspaceId, job.id);
   await waitFor(() => target.received.length === 1, { what: 'the first attempt to be in flight' });
   const parking = await park(exe.id);
@@ -101,13 +81,8 @@ it('parks a running execution after its current attempt, and resume goes on with
 });
 
 it('lets an attempt that ends the execution finish normally despite a park request', async () => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  target.handle(async (_req, res) => {
-    await held;
-    res.end('done');
-  });
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'ends', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const release = holdAnswers(target, 'done');
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const exe = await runNow(ctx.runtime, workspaceId, job.id);
   await waitFor(() => target.received.length === 1, { what: 'the attempt' });
   expect((await park(exe.id)).status).toBe(202);
@@ -118,7 +93,7 @@ it('lets an attempt that ends the execution finish normally despite a park reque
 });
 
 it('answers 409 invalid_state for finished executions, a second park, and resuming what is not parked', async () => {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'quick', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const exe = await runNow(ctx.runtime, workspaceId, job.id);
   await waitFor(async () => (await get(exe.id)).status === 'succeeded', { what: 'the execution' });
   for (const res of [await park(exe.id), await resume(exe.id)]) {

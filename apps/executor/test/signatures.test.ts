@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { createJob, generateSigningKey, getExecution, getSigningKey, rotateSigningKey } from '@cronsvc/core';
-import { waitFor, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { generateSigningKey, getSigningKey, rotateSigningKey } from '@cronsvc/core';
+import { answerInTurn, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // End to end (DECISIONS D5): the executor signs each request the Standard Webhooks way and a
@@ -12,20 +12,14 @@ let ctx: TestContext;
 let target: TargetServer;
 let workspaceId: string;
 
-const fixture = useExecutorFixture('signed');
+const fixture = useExecutorFixture({ workspace: 'signed' });
 beforeAll(() => ({ ctx, target, workspaceId } = fixture));
 
+/** Runs a one-time job sending `request` to its end; returns the execution's id. */
 async function run(request: Record<string, unknown>): Promise<string> {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'signed', kind: 'one_time', request });
-  const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
-  await waitFor(
-    async () => {
-      const status = (await getExecution(ctx.runtime, workspaceId, exe.id)).status;
-      return status === 'succeeded' || status === 'failed';
-    },
-    { what: `execution ${exe.id} to finish` },
-  );
-  return exe.id;
+  const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request });
+  await finishedExecution(ctx.runtime, workspaceId, executionId);
+  return executionId;
 }
 
 /** What a target's verifier sees: every header as a single string, as frameworks hand them over. */
@@ -69,12 +63,7 @@ describe('signed outbound requests', () => {
 
   it('signs every attempt afresh under the same webhook-id', async () => {
     const key = await signingKey();
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 503 : 200;
-      res.end();
-    });
+    answerInTurn(target, [503, 200]);
     const executionId = await run({ url: target.url, method: 'PUT', body: 'plain text' });
     expect(target.received).toHaveLength(2);
     for (const got of target.received) {

@@ -1,7 +1,8 @@
 import type http from 'node:http';
-import { createHttpClient, createJob, getExecution, runAttempt, type RunOutcome } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { createHttpClient, getExecution, runAttempt, type RunOutcome } from '@cronsvc/core';
+import { aOneTimeExecution, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { startExecutor, type Executor } from '../src/executor.js';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // An executor that stalls past its lease (paused, or starved) or whose clock is wrong must not
 // hold or take an attempt it lost: the other executor takes it over once, and the stalled one's
@@ -12,16 +13,10 @@ let target: TargetServer;
 let workspaceId: string;
 const running: Executor[] = [];
 
-beforeEach(async () => {
-  ctx = await createTestContext({ EXECUTION_LEASE_MS: '2000' });
-  target = await startTargetServer();
-  workspaceId = (await ctx.workspace()).id;
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.stop()));
-  await ctx.close();
-  await target.close();
-});
+// Registered before the fixture's hooks, so the executors a test started stop before its context closes.
+afterEach(() => Promise.all(running.splice(0).map((e) => e.stop())));
+const fixture = useExecutorFixture({ env: { EXECUTION_LEASE_MS: '2000' }, executor: false, perTest: true });
+beforeEach(() => ({ ctx, target, workspaceId } = fixture));
 
 /** Requests the target got and has not answered yet, in order of arrival. */
 function holdEveryRequest(): http.ServerResponse[] {
@@ -30,10 +25,7 @@ function holdEveryRequest(): http.ServerResponse[] {
   return held;
 }
 
-async function oneTimeJob(name: string): Promise<string> {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name, kind: 'one_time', request: { url: `${target.url}/${name}` } });
-  return (await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } })).id;
-}
+const oneTimeJob = async (path: string) => (await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: `${target.url}/${path}` } })).executionId;
 
 it('refuses the late recording of a paused executor, whose attempt another executor took over once', async () => {
   const held = holdEveryRequest();

@@ -1,6 +1,7 @@
-import { AppError, createJob, createSecret, getExecution, updateJob, type ExecutionWithAttempts } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { AppError, createJob, createSecret, updateJob, type ExecutionWithAttempts } from '@cronsvc/core';
+import { aCronJob, aOneTimeExecution, finishedExecution, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { startExecutor, type Executor } from '../src/executor.js';
+import { useExecutorFixture } from './executor-fixture.js';
 
 // DECISIONS D5: private, loopback and link-local targets are refused when saved (literal hosts)
 // and when called (the resolved address), unless ALLOW_PRIVATE_TARGETS is set.
@@ -12,25 +13,13 @@ let workspaceId: string;
 /** The runtime of a service started without ALLOW_PRIVATE_TARGETS. */
 let guarded: TestContext['runtime'];
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+// Registered before the fixture's hooks, so the executor a test started stops before the context closes.
+afterAll(() => executor?.stop());
+const fixture = useExecutorFixture({ executor: false });
+beforeAll(() => {
+  ({ ctx, target, workspaceId } = fixture);
   guarded = { ...ctx.runtime, config: { ...ctx.config, allowPrivateTargets: false } };
-  target = await startTargetServer();
-  workspaceId = (await ctx.workspace()).id;
 });
-afterAll(async () => {
-  await executor?.stop();
-  await target.close();
-  await ctx.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  target.handle((_req, res) => void res.end('ok'));
-});
-
-const PUBLIC = 'https://example.com/hook';
-// A cron job far from firing: nothing runs it while these tests look at how it is saved.
-const cronJob = (extra: Record<string, unknown>) => ({ name: 'guarded', kind: 'cron', schedule: { cron: '0 3 1 1 *' }, request: { url: PUBLIC }, ...extra });
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -41,20 +30,11 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError;
 }
 
-function finished(executionId: string): Promise<ExecutionWithAttempts> {
-  return waitFor(
-    async () => {
-      const exe = await getExecution(ctx.runtime, workspaceId, executionId);
-      return exe.status === 'succeeded' || exe.status === 'failed' ? exe : undefined;
-    },
-    { timeoutMs: 15_000, what: `execution ${executionId} to finish` },
-  );
-}
+const finished = (executionId: string) => finishedExecution(ctx.runtime, workspaceId, executionId);
 
 /** A one_time job saved by a service that allows private targets, so it can point at the local target server. */
 async function savedWhileAllowed(request: Record<string, unknown>) {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'probe', kind: 'one_time', request, retry_policy: { max_attempts: 3 } });
-  return (await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } })).id;
+  return (await aOneTimeExecution(ctx.runtime, workspaceId, { request, retry_policy: { max_attempts: 3 } })).executionId;
 }
 
 describe('saving a job while private targets are refused', () => {
@@ -72,7 +52,7 @@ describe('saving a job while private targets are refused', () => {
   const cases = ['request.url', 'on_success_url', 'on_failure_url'].flatMap((path) => privateUrls.map(([what, url]) => [path, what, url]));
 
   it.each(cases)('refuses %s pointing at %s (%s) with 400 validation_failed naming the path', async (path, _what, url) => {
-    const body = path === 'request.url' ? cronJob({ request: { url } }) : cronJob({ [path]: url });
+    const body = path === 'request.url' ? aCronJob({ request: { url } }) : aCronJob({ [path]: url });
     const error = await rejection(createJob(guarded, workspaceId, body));
     expect(error.code).toBe('validation_failed');
     expect(error.status).toBe(400);
@@ -82,14 +62,14 @@ describe('saving a job while private targets are refused', () => {
   it('reports every refused target of one job at once, and stores nothing', async () => {
     const before = await ctx.runtime.db.job.count({ where: { workspaceId } });
     const error = await rejection(
-      createJob(guarded, workspaceId, cronJob({ request: { url: 'http://localhost/' }, on_success_url: 'http://10.0.0.5/', on_failure_url: 'http://[fd00::1]/' })),
+      createJob(guarded, workspaceId, aCronJob({ request: { url: 'http://localhost/' }, on_success_url: 'http://10.0.0.5/', on_failure_url: 'http://[fd00::1]/' })),
     );
     expect(error.details?.map((d) => d.path).sort()).toEqual(['on_failure_url', 'on_success_url', 'request.url']);
     expect(await ctx.runtime.db.job.count({ where: { workspaceId } })).toBe(before);
   });
 
   it('refuses a private target set by an update, and keeps the job as it was', async () => {
-    const { job } = await createJob(guarded, workspaceId, cronJob({}));
+    const { job } = await createJob(guarded, workspaceId, aCronJob({}));
     const error = await rejection(updateJob(guarded, workspaceId, job.id, { on_failure_url: 'http://192.168.1.10/alert' }));
     expect(error.code).toBe('validation_failed');
     expect(error.details?.map((d) => d.path)).toEqual(['on_failure_url']);
@@ -98,12 +78,12 @@ describe('saving a job while private targets are refused', () => {
   });
 
   it('accepts public targets', async () => {
-    const { job } = await createJob(guarded, workspaceId, cronJob({ on_success_url: 'https://example.com/ok', on_failure_url: 'http://8.8.8.8/fail' }));
+    const { job } = await createJob(guarded, workspaceId, aCronJob({ on_success_url: 'https://example.com/ok', on_failure_url: 'http://8.8.8.8/fail' }));
     expect(job.id).toMatch(/^job_/);
   });
 
   it('accepts the same private targets when ALLOW_PRIVATE_TARGETS is set', async () => {
-    const { job } = await createJob(ctx.runtime, workspaceId, cronJob({ request: { url: 'http://localhost:8080/' }, on_success_url: 'http://169.254.169.254/' }));
+    const { job } = await createJob(ctx.runtime, workspaceId, aCronJob({ request: { url: 'http://localhost:8080/' }, on_success_url: 'http://169.254.169.254/' }));
     expect(job.id).toMatch(/^job_/);
   });
 });
@@ -142,8 +122,8 @@ describe('calling a target while private targets are refused', () => {
   it('refuses a loopback address that a secret placeholder puts in the host at call time', async () => {
     await createSecret(ctx.runtime, workspaceId, { name: 'target_host', value: '127.0.0.1' });
     // The placeholder hides the host when the job is saved, so the guarded service accepts it.
-    const { job } = await createJob(guarded, workspaceId, { name: 'templated', kind: 'one_time', request: { url: `http://{{secret.target_host}}:${target.port}/` } });
-    const exe = await finished((await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } })).id);
+    const { executionId } = await aOneTimeExecution(guarded, workspaceId, { request: { url: `http://{{secret.target_host}}:${target.port}/` } });
+    const exe = await finished(executionId);
     expectBlocked(exe);
   });
 });

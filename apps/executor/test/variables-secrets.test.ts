@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createJob, createSecret, deleteSecret, getExecution, runNow, updateSecret, type ExecutionWithAttempts } from '@cronsvc/core';
-import { waitFor, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { createSecret, deleteSecret, getExecution, runNow, updateSecret } from '@cronsvc/core';
+import { aJob, answerInTurn, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
 // Dynamic variables and secrets at execution time (SPEC 2.3, DECISIONS D5): rendered once per
@@ -24,26 +24,7 @@ async function secret(prefix: string) {
   return { id: row.id, name, value };
 }
 
-async function oneTime(request: Record<string, unknown>, retry?: Record<string, unknown>) {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'vars', kind: 'one_time', request, ...(retry ? { retry_policy: retry } : {}) });
-  const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
-  return { job, executionId: exe.id };
-}
-
-async function cronJob(request: Record<string, unknown>, retry?: Record<string, unknown>) {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'vars-cron', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request, ...(retry ? { retry_policy: retry } : {}) });
-  return job;
-}
-
-function finished(executionId: string): Promise<ExecutionWithAttempts> {
-  return waitFor(
-    async () => {
-      const exe = await getExecution(ctx.runtime, workspaceId, executionId);
-      return exe.status === 'succeeded' || exe.status === 'failed' ? exe : undefined;
-    },
-    { what: `execution ${executionId} to finish` },
-  );
-}
+const finished = (executionId: string) => finishedExecution(ctx.runtime, workspaceId, executionId);
 
 /** The uuid and timestamp a request carried, from a `/v/{{uuid}}?at={{timestamp}}` URL. */
 function variablesOf(req: ReceivedRequest) {
@@ -55,11 +36,13 @@ describe('rendering variables', () => {
   it('renders uuid, timestamp, execution_id and secrets into the URL, header values and every string of a JSON body', async () => {
     const key = await secret('KEY');
     const before = Date.now();
-    const { executionId } = await oneTime({
-      url: `${target.url}/v/{{uuid}}?at={{ timestamp }}`,
-      method: 'POST',
-      headers: { Authorization: `Bearer {{secret.${key.name}}}`, 'X-Run': '{{execution_id}}' },
-      body: { id: '{{uuid}}', meta: { run: '{{execution_id}}', list: ['{{timestamp}}', 1] } },
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, {
+      request: {
+        url: `${target.url}/v/{{uuid}}?at={{ timestamp }}`,
+        method: 'POST',
+        headers: { Authorization: `Bearer {{secret.${key.name}}}`, 'X-Run': '{{execution_id}}' },
+        body: { id: '{{uuid}}', meta: { run: '{{execution_id}}', list: ['{{timestamp}}', 1] } },
+      },
     });
     const exe = await finished(executionId);
     expect(exe.status).toBe('succeeded');
@@ -78,7 +61,7 @@ describe('rendering variables', () => {
 
   it('renders a string body and sends placeholders inside a secret value literally', async () => {
     const literal = await createSecret(ctx.runtime, workspaceId, { name: `LIT_${randomBytes(4).toString('hex')}`, value: 'raw{{uuid}}raw' });
-    const { executionId } = await oneTime({ url: target.url, method: 'PUT', headers: { 'X-Lit': `{{secret.${literal.name}}}` }, body: 'exe={{execution_id}}' });
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, method: 'PUT', headers: { 'X-Lit': `{{secret.${literal.name}}}` }, body: 'exe={{execution_id}}' } });
     await finished(executionId);
     expect(target.received[0].headers['x-lit']).toBe('raw{{uuid}}raw');
     expect(target.received[0].body).toBe(`exe=${executionId}`);
@@ -86,13 +69,8 @@ describe('rendering variables', () => {
   });
 
   it('reuses one uuid and timestamp on every retry of an execution', async () => {
-    let calls = 0;
-    target.handle((_req, res) => {
-      calls += 1;
-      res.statusCode = calls === 1 ? 503 : 200;
-      res.end();
-    });
-    const { executionId } = await oneTime({ url: `${target.url}/v/{{uuid}}?at={{timestamp}}`, headers: { 'X-Run': '{{execution_id}}' } });
+    answerInTurn(target, [503, 200]);
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: `${target.url}/v/{{uuid}}?at={{timestamp}}`, headers: { 'X-Run': '{{execution_id}}' } } });
     const exe = await finished(executionId);
     expect(exe.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
     expect(target.received).toHaveLength(2);
@@ -103,7 +81,7 @@ describe('rendering variables', () => {
   });
 
   it('gives each execution of a job its own uuid', async () => {
-    const job = await cronJob({ url: `${target.url}/v/{{uuid}}?at={{timestamp}}` });
+    const job = await aJob(ctx.runtime, workspaceId, { request: { url: `${target.url}/v/{{uuid}}?at={{timestamp}}` } });
     const a = await runNow(ctx.runtime, workspaceId, job.id);
     await finished(a.id);
     const b = await runNow(ctx.runtime, workspaceId, job.id);
@@ -119,7 +97,7 @@ describe('rendering variables', () => {
 describe('secrets at execution time', () => {
   it('reads the secret when the request is made, so a value changed after the job was saved is the one sent', async () => {
     const key = await secret('ROTATED');
-    const job = await cronJob({ url: target.url, headers: { 'X-Key': `{{secret.${key.name}}}` } });
+    const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url, headers: { 'X-Key': `{{secret.${key.name}}}` } } });
     await updateSecret(ctx.runtime, workspaceId, key.id, { value: 'the-rotated-value' });
     const exe = await runNow(ctx.runtime, workspaceId, job.id);
     await finished(exe.id);
@@ -143,7 +121,7 @@ describe('secrets at execution time', () => {
       res.setHeader('X-Request-Id', `req-${req.headers['x-key']}`);
       res.end(JSON.stringify({ you_sent: req.headers['x-key'], body: req.body }));
     });
-    const { job, executionId } = await oneTime({ url: target.url, method: 'POST', headers: { 'X-Key': `{{secret.${key.name}}}` }, body: { k: `{{secret.${key.name}}}` } });
+    const { job, executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: target.url, method: 'POST', headers: { 'X-Key': `{{secret.${key.name}}}` }, body: { k: `{{secret.${key.name}}}` } } });
     const exe = await finished(executionId);
     expect(target.received.map((r) => r.headers['x-key'])).toEqual([key.value, key.value]);
     expect(exe.attempts).toHaveLength(2);
@@ -159,7 +137,7 @@ describe('secrets at execution time', () => {
 
   it('fails with SECRET_NOT_FOUND, without retrying or calling the target, when the secret was deleted after the job was saved', async () => {
     const key = await secret('DELETED');
-    const job = await cronJob({ url: target.url, headers: { 'X-Key': `{{secret.${key.name}}}` } }, { max_attempts: 3 });
+    const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url, headers: { 'X-Key': `{{secret.${key.name}}}` } }, retry_policy: { max_attempts: 3 } });
     await deleteSecret(ctx.runtime, workspaceId, key.id);
     const started = await runNow(ctx.runtime, workspaceId, job.id);
     const exe = await finished(started.id);

@@ -4,6 +4,8 @@ import {
   createMailer,
   createRateLimiter,
   createWorker,
+  keepCompleted,
+  observeDelivery,
   relayEvents,
   sendDelivery,
   SEND_TIMEOUT_MS,
@@ -39,21 +41,27 @@ export function startNotifier(runtime: Runtime): Notifier {
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
   const store = runtime.redis ? { redis: runtime.redis, prefix: config.redisPrefix } : { pool: runtime.pool };
   const deps = { ...runtime, http, mailer, channelLimiter: createRateLimiter(store, config.deliveryRateLimitPerMinute) };
-  const send = async (deliveryId: string): Promise<Date | null> => {
+  /** Whether the attempt was made and recorded, and until when one held back by its workspace's limit waits. */
+  const send = async (deliveryId: string): Promise<{ recorded: boolean; heldUntil: Date | null }> => {
     const outcome = await sendDelivery(deps, deliveryId);
-    if ('done' in outcome && outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
-    return 'heldUntil' in outcome ? outcome.heldUntil : null;
+    if ('done' in outcome) {
+      observeDelivery(outcome.done);
+      if (outcome.done !== 'sent') logger.info('delivery not sent', { deliveryId, outcome: outcome.done });
+    }
+    return { recorded: 'done' in outcome, heldUntil: 'heldUntil' in outcome ? outcome.heldUntil : null };
   };
   // Retries, and deliveries the reconciler queues again, come through the queue. One held back by
   // its workspace's limit goes back to the delayed set under the same queue job.
   const worker = createWorker<DeliveryPayload>(
     'delivery',
     async (data, job, token) => {
-      const heldUntil = await send(data.deliveryId);
-      if (heldUntil) {
-        await job.moveToDelayed(heldUntil.getTime(), token);
+      const sent = await send(data.deliveryId);
+      if (sent.heldUntil) {
+        await job.moveToDelayed(sent.heldUntil.getTime(), token);
         throw new DelayedError();
       }
+      // Recorded: this attempt is never queued again, so the dashboard may show it for a while.
+      if (sent.recorded) keepCompleted(job);
     },
     { connection: runtime.workerConnection(), concurrency: SEND_CONCURRENCY },
   );
@@ -63,7 +71,7 @@ export function startNotifier(runtime: Runtime): Notifier {
   };
   // First attempts of what the relay writes are sent from here, without a round through Redis.
   const sendFirst = async (deliveryId: string) => {
-    const heldUntil = await send(deliveryId);
+    const { heldUntil } = await send(deliveryId);
     if (heldUntil) await runtime.queues.enqueueDeliveries([{ deliveryId, attempt: 1, runAt: heldUntil }]);
   };
   const local = new LocalSends((id) => sendFirst(id).catch((error) => onError('delivery', error)), SEND_CONCURRENCY);

@@ -1,30 +1,17 @@
-import { createHttpClient, createJob, relayEvents, sendDelivery } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { startExecutor, type Executor } from '@cronsvc/executor';
+import { createHttpClient, relayEvents, sendDelivery } from '@cronsvc/core';
+import { aJob, aOneTimeJob, waitFor } from '@cronsvc/core/testing';
+import { useNotifierFixture } from './notifier-fixture.js';
 
 // Callbacks go through the same target guard as job requests (docs/SECURITY.md): a callback URL
 // whose name resolves to a loopback address is refused at connect time, once, without a retry.
 
-let ctx: TestContext;
-let target: TargetServer;
-let receiver: TargetServer;
-let executor: Executor;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  [target, receiver] = await Promise.all([startTargetServer(), startTargetServer()]);
-  executor = startExecutor(ctx.runtime);
-});
-afterAll(async () => {
-  await executor.stop();
-  await Promise.all([target.close(), receiver.close()]);
-  await ctx.close();
-});
+// No notifier runs: the test sends the delivery itself, as a notifier that refuses private targets would.
+const f = useNotifierFixture({ notifier: false });
 
 it('fails a callback to a name that resolves to a loopback address as a blocked target, and sends nothing', async () => {
-  const workspace = await ctx.workspace();
+  const { ctx, target, receiver, workspace } = f;
   // Saved while private targets are allowed (the test context allows them), sent by a notifier that refuses them.
-  const { job } = await createJob(ctx.runtime, workspace.id, { name: 'guarded callback', kind: 'one_time', request: { url: target.url }, on_success_url: `http://localhost:${receiver.port}/done` });
+  const job = await aJob(ctx.runtime, workspace.id, aOneTimeJob({ request: { url: target.url }, on_success_url: `http://localhost:${receiver.port}/done` }));
   // The execution's outbox event becomes its callback delivery when a relay takes it (no notifier runs here).
   const delivery = await waitFor(
     async () => {

@@ -1,41 +1,21 @@
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { createJob, getSigningKey, reconcileDeliveries, type ExecutionWithAttempts } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
-import { createApp } from '@cronsvc/api';
-import { startExecutor, type Executor } from '@cronsvc/executor';
-import { startNotifier, type Notifier } from '../src/notifier.js';
+import { getSigningKey, reconcileDeliveries, type ExecutionWithAttempts } from '@cronsvc/core';
+import { aOneTimeExecution, waitFor, type Receiver, type TargetServer, type TestContext, type TestWorkspace } from '@cronsvc/core/testing';
+import type { createApp } from '@cronsvc/api';
+import { useNotifierFixture } from './notifier-fixture.js';
 
 let ctx: TestContext;
 let target: TargetServer;
-let receiver: TargetServer;
-let executor: Executor;
-let notifier: Notifier;
-let workspace: { id: string; token: string };
+let receiver: Receiver;
+let workspace: TestWorkspace;
 let app: ReturnType<typeof createApp>;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  target = await startTargetServer();
-  receiver = await startTargetServer();
-  executor = startExecutor(ctx.runtime);
-  notifier = startNotifier(ctx.runtime);
-  workspace = await ctx.workspace();
-  app = createApp(ctx.runtime);
-});
-afterAll(async () => {
-  await executor.stop();
-  await notifier.stop();
-  await Promise.all([target.close(), receiver.close()]);
-  await ctx.close();
-});
-beforeEach(() => {
-  target.received.length = 0;
-  receiver.received.length = 0;
-  receiver.handle((_req, res) => void res.end('thanks'));
-});
+const f = useNotifierFixture();
+beforeAll(() => ({ ctx, target, receiver, workspace, app } = f));
+beforeEach(() => receiver.handle((_req, res) => void res.end('thanks')));
 
-const auth = () => ({ Authorization: `Bearer ${workspace.token}` });
+const auth = () => workspace.auth;
 
 async function runJob(targetStatus: number, extra: Record<string, unknown>) {
   target.handle((_req, res) => {
@@ -43,17 +23,14 @@ async function runJob(targetStatus: number, extra: Record<string, unknown>) {
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify({ ok: targetStatus < 400, id: 'abc' }));
   });
-  const { job } = await createJob(ctx.runtime, workspace.id, {
+  return aOneTimeExecution(ctx.runtime, workspace.id, {
     name: 'with callbacks',
-    kind: 'one_time',
     request: { url: target.url, response_output_template: { remote_id: '$.id', source: 'test' } },
     retry_policy: { max_attempts: 1 },
     on_success_url: `${receiver.url}/success`,
     on_failure_url: `${receiver.url}/failure`,
     ...extra,
   });
-  const exe = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
-  return { job, executionId: exe.id };
 }
 
 async function deliveriesOf(executionId: string) {

@@ -3,7 +3,7 @@ import { aChannel, aMonitor, aRule, pingTokenOf, waitFor, webhookSignatureValid 
 import { useNotifierFixture } from './notifier-fixture.js';
 
 const f = useNotifierFixture();
-const auth = () => ({ Authorization: `Bearer ${f.workspace.token}` });
+const auth = () => f.workspace.auth;
 
 async function monitorDeliveries(monitorId: string) {
   const res = await request(f.app).get('/v1/notification-deliveries').set(auth());

@@ -3,7 +3,7 @@ import { aChannel, waitFor, webhookSignatureValid } from '@cronsvc/core/testing'
 import { allSettled, channelsOfEveryType, deliveriesOf, jobWithRules, runToEnd, useNotifierFixture } from './notifier-fixture.js';
 
 const f = useNotifierFixture();
-const auth = () => ({ Authorization: `Bearer ${f.workspace.token}` });
+const auth = () => f.workspace.auth;
 
 describe('notifications of a job', () => {
   it('sends one message per rule to each of the five channel types, in its own format', async () => {

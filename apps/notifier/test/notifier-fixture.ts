@@ -2,8 +2,8 @@ import request from 'supertest';
 import { createApp } from '@cronsvc/api';
 import { runNow, type RuleOwner } from '@cronsvc/core';
 import {
-  aChannel, aJob, aRule, createTestContext, startReceiver, startSmtpReceiver, startTargetServer, waitFor,
-  type Receiver, type SmtpReceiver, type TargetServer, type TestContext,
+  aChannel, aJob, aRule, createTestContext, useNotificationReceivers, useTargetServer, waitFor,
+  type Receiver, type SmtpReceiver, type TargetServer, type TestContext, type TestWorkspace,
 } from '@cronsvc/core/testing';
 import { startExecutor, type Executor } from '@cronsvc/executor';
 import { startNotifier, type Notifier } from '../src/notifier.js';
@@ -17,7 +17,7 @@ export interface NotifierFixture {
   smtp: SmtpReceiver;
   executor: Executor;
   notifier: Notifier;
-  workspace: { id: string; token: string };
+  workspace: TestWorkspace;
   app: ReturnType<typeof createApp>;
 }
 
@@ -28,28 +28,22 @@ export interface NotifierFixture {
  */
 export function useNotifierFixture(options: { notifier?: boolean; env?: Record<string, string> } = {}): NotifierFixture {
   const f = {} as NotifierFixture;
+  // Registered before the receivers' hooks, so the workers stop before what they send to closes.
+  afterAll(async () => {
+    await f.executor?.stop();
+    await f.notifier?.stop();
+    await f.ctx?.close();
+  });
+  const sinks = useNotificationReceivers();
   beforeAll(async () => {
-    f.receiver = await startReceiver();
-    f.smtp = await startSmtpReceiver();
-    f.target = await startTargetServer();
-    f.ctx = await createTestContext({ SMTP_URL: f.smtp.url, SMTP_FROM: 'Cron Service <cron@example.com>', CHAT_C_API_BASE: `${f.receiver.url}/chat-c`, PUBLIC_BASE_URL: 'https://cron.example.com', ...options.env });
+    ({ receiver: f.receiver, smtp: f.smtp } = sinks);
+    f.ctx = await createTestContext({ ...sinks.env, SMTP_FROM: 'Cron Service <cron@example.com>', PUBLIC_BASE_URL: 'https://cron.example.com', ...options.env });
     f.executor = startExecutor(f.ctx.runtime);
     if (options.notifier !== false) f.notifier = startNotifier(f.ctx.runtime);
     f.workspace = await f.ctx.workspace();
     f.app = createApp(f.ctx.runtime);
   });
-  afterAll(async () => {
-    await f.executor.stop();
-    await f.notifier?.stop();
-    await f.ctx.close();
-    await Promise.all([f.target.close(), f.receiver.close(), f.smtp.close()]);
-  });
-  beforeEach(() => {
-    f.receiver.reset();
-    f.smtp.mails.length = 0;
-    f.target.received.length = 0;
-    f.target.handle((_req, res) => void res.end('ok'));
-  });
+  f.target = useTargetServer();
   return f;
 }
 
@@ -78,7 +72,7 @@ export async function runToEnd(f: NotifierFixture, jobId: string): Promise<strin
 /** The execution's deliveries through the API, once `done` holds for them. */
 export async function deliveriesOf(f: NotifierFixture, executionId: string, done: (d: Record<string, unknown>[]) => boolean, what = 'the deliveries') {
   return waitFor(async () => {
-    const res = await request(f.app).get(`/v1/executions/${executionId}/notifications`).set({ Authorization: `Bearer ${f.workspace.token}` });
+    const res = await request(f.app).get(`/v1/executions/${executionId}/notifications`).set(f.workspace.auth);
     const data = res.body.data as Record<string, unknown>[];
     return done(data) ? data : undefined;
   }, { what, timeoutMs: 20_000 });

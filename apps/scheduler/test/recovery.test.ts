@@ -1,20 +1,14 @@
-import { createJob, executionJobId, executionRow } from '@cronsvc/core';
-import { createTestContext, startTargetServer, waitFor, type TargetServer, type TestContext } from '@cronsvc/core/testing';
+import { executionJobId, executionRow } from '@cronsvc/core';
+import { aJob, answerInTurn, aOneTimeJob, aRecurringJob, useTargetServer, useWorkspace, waitFor, type TestContext } from '@cronsvc/core/testing';
 
-// Each test runs the apps as real processes, as `npm run start -w apps/<name>` would.
+// Each test runs the apps as real processes, as `npm run start -w apps/<name>` would, against a
+// context and target of its own.
 let ctx: TestContext;
-let target: TargetServer;
 let workspaceId: string;
 
-beforeEach(async () => {
-  ctx = await createTestContext({ EXECUTION_LEASE_MS: '2000' });
-  target = await startTargetServer();
-  workspaceId = (await ctx.workspace()).id;
-});
-afterEach(async () => {
-  await ctx.close();
-  await target.close();
-});
+const w = useWorkspace({ env: { EXECUTION_LEASE_MS: '2000' }, perTest: true });
+const target = useTargetServer({ perTest: true });
+beforeEach(() => ({ ctx, workspaceId } = w));
 
 const countBy = <T>(items: T[], key: (t: T) => string) => items.reduce((m, t) => m.set(key(t), (m.get(key(t)) ?? 0) + 1), new Map<string, number>());
 
@@ -28,10 +22,22 @@ async function allFinished(jobIds: string[]) {
   );
 }
 
+/** After the queue store lost the jobs' executions: an executor and a scheduler rebuild the queue and run each job once, on its own path. */
+async function expectRebuiltAndRunOnce(jobIds: string[]) {
+  expect(await ctx.loseQueues()).toBeGreaterThan(0);
+  ctx.spawnApp('executor');
+  ctx.spawnApp('scheduler');
+  await allFinished(jobIds);
+  const hits = countBy(target.received, (r) => r.url);
+  expect(hits.size).toBe(jobIds.length);
+  expect([...hits.values()].every((n) => n === 1)).toBe(true);
+  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(jobIds.length);
+}
+
 it('fires every slot exactly once with two scheduler processes running', async () => {
   const jobIds: string[] = [];
   for (let i = 0; i < 30; i++) {
-    jobIds.push((await createJob(ctx.runtime, workspaceId, { name: `j${i}`, kind: 'recurring', schedule: { every_n_minutes: 1 }, request: { url: `${target.url}/j${i}` } })).job.id);
+    jobIds.push((await aJob(ctx.runtime, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 1 }, request: { url: `${target.url}/j${i}` } }))).id);
   }
   // Due in two seconds: both schedulers will be running by then.
   const due = new Date(Date.now() + 2_000);
@@ -54,16 +60,9 @@ it('fires every slot exactly once with two scheduler processes running', async (
 it('rebuilds the queue from Postgres after the queue store loses it, running each execution once', async () => {
   const jobIds: string[] = [];
   for (let i = 0; i < 10; i++) {
-    jobIds.push((await createJob(ctx.runtime, workspaceId, { name: `once${i}`, kind: 'one_time', request: { url: `${target.url}/o${i}` } })).job.id);
+    jobIds.push((await aJob(ctx.runtime, workspaceId, aOneTimeJob({ request: { url: `${target.url}/o${i}` } }))).id);
   }
-  expect(await ctx.loseQueues()).toBeGreaterThan(0);
-  ctx.spawnApp('executor');
-  ctx.spawnApp('scheduler');
-  await allFinished(jobIds);
-  const hits = countBy(target.received, (r) => r.url);
-  expect(hits.size).toBe(10);
-  expect([...hits.values()].every((n) => n === 1)).toBe(true);
-  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(10);
+  await expectRebuiltAndRunOnce(jobIds);
 });
 
 it('runs once each one_time job the API answered 201 for, though the API is killed and Redis flushed right after', async () => {
@@ -75,36 +74,24 @@ it('runs once each one_time job the API answered 201 for, though the API is kill
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      fetch(`${base}/v1/jobs`, { method: 'POST', headers, body: JSON.stringify({ name: `api once ${i}`, kind: 'one_time', request: { url: `${target.url}/a${i}` } }) }),
+      fetch(`${base}/v1/jobs`, { method: 'POST', headers, body: JSON.stringify(aOneTimeJob({ request: { url: `${target.url}/a${i}` } })) }),
     ),
   );
   expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
   const jobIds = await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id));
   await api.kill('SIGKILL');
-  expect(await ctx.loseQueues()).toBeGreaterThan(0);
-  ctx.spawnApp('executor');
-  ctx.spawnApp('scheduler');
-  await allFinished(jobIds);
-  const hits = countBy(target.received, (r) => r.url);
-  expect(hits.size).toBe(20);
-  expect([...hits.values()].every((n) => n === 1)).toBe(true);
-  expect(await ctx.runtime.db.execution.count({ where: { jobId: { in: jobIds }, status: 'succeeded' } })).toBe(20);
+  await expectRebuiltAndRunOnce(jobIds);
 });
 
 it('recovers from a flush of the queue store while the workers keep running', async () => {
   const scheduler = ctx.spawnApp('scheduler');
   ctx.spawnApp('executor');
   target.handle((_req, res) => void res.end('ok'));
-  const first = (await createJob(ctx.runtime, workspaceId, { name: 'before', kind: 'one_time', request: { url: `${target.url}/before` } })).job.id;
+  const first = (await aJob(ctx.runtime, workspaceId, aOneTimeJob({ request: { url: `${target.url}/before` } }))).id;
   await allFinished([first]);
   // A retry waiting in the queue is lost with the flush; the reconciler must queue it again.
-  let calls = 0;
-  target.handle((_req, res) => {
-    calls += 1;
-    res.statusCode = calls === 1 ? 503 : 200;
-    res.end();
-  });
-  const second = (await createJob(ctx.runtime, workspaceId, { name: 'during', kind: 'one_time', request: { url: `${target.url}/during` } })).job.id;
+  answerInTurn(target, [503, 200]);
+  const second = (await aJob(ctx.runtime, workspaceId, aOneTimeJob({ request: { url: `${target.url}/during` } }))).id;
   await waitFor(async () => (await ctx.runtime.db.attempt.count({ where: { execution: { jobId: second } } })) === 1, { what: 'first attempt' });
   await ctx.loseQueues();
   await allFinished([second]);
@@ -120,7 +107,7 @@ it('finishes an execution whose executor was killed mid-request on another execu
     if (!hold) res.end('done');
   });
   const first = ctx.spawnApp('executor');
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'victim', kind: 'one_time', request: { url: target.url } });
+  const job = await aJob(ctx.runtime, workspaceId, aOneTimeJob({ request: { url: target.url } }));
   await waitFor(() => target.received.length === 1, { timeoutMs: 20_000, what: 'the first executor to call the target' });
   const running = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: job.id } });
   expect(running.status).toBe('running');
@@ -140,7 +127,7 @@ it('runs the fires a killed executor was holding for their due time, once each',
   const queue = ctx.runtime.queues.dashboardQueues()[0];
   const first = ctx.spawnApp('executor');
   await waitFor(async () => (await queue.getWorkers()).length > 0, { timeoutMs: 20_000, what: 'the first executor to listen' });
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'held', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: target.url } });
+  const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url } });
   const due = new Date(Date.now() + 2_500);
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) {

@@ -1,5 +1,5 @@
-import { createJob, createMonitor, executionRow, newId, pruneExecutions, pruneMonitorDeliveries, retentionCutoff } from '@cronsvc/core';
-import { createTestContext, waitFor, type TestContext } from '@cronsvc/core/testing';
+import { executionRow, pruneExecutions, pruneMonitorDeliveries, retentionCutoff } from '@cronsvc/core';
+import { aDelivery, aJob, aMonitor, useWorkspace, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { startScheduler } from '../src/scheduler.js';
 
 let ctx: TestContext;
@@ -8,13 +8,12 @@ let jobId: string;
 const DAY = 86_400_000;
 const FINISHED = ['succeeded', 'failed'];
 
+const w = useWorkspace();
 beforeAll(async () => {
-  ctx = await createTestContext();
-  workspaceId = (await ctx.workspace()).id;
+  ({ ctx, workspaceId } = w);
   // A draft never fires, so the scheduler started below adds no executions of its own.
-  jobId = (await createJob(ctx.runtime, workspaceId, { name: 'j', kind: 'cron', state: 'draft', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/' } })).job.id;
+  jobId = (await aJob(ctx.runtime, workspaceId, { name: 'j', state: 'draft' })).id;
 });
-afterAll(() => ctx.close());
 
 /** An execution created `ageDays` ago with one attempt and one callback delivery, written straight to Postgres. */
 async function backDated(status: string, ageDays: number): Promise<string> {
@@ -31,7 +30,7 @@ async function backDated(status: string, ageDays: number): Promise<string> {
     },
   });
   await db.attempt.create({ data: { executionId: id, number: 1, status: 'SUCCESS', latencyMs: 5, startedAt: createdAt } });
-  await db.delivery.create({ data: { id: newId('dlv'), workspaceId, executionId: id, kind: 'callback', event: 'on_success', payload: {}, status: 'sent' } });
+  await aDelivery(ctx.runtime, workspaceId, { executionId: id, event: 'on_success', status: 'sent' });
   return id;
 }
 
@@ -68,11 +67,9 @@ describe('pruneExecutions', () => {
 
 describe('pruneMonitorDeliveries', () => {
   it('deletes finished monitor deliveries past the cutoff, and keeps recent and unfinished ones', async () => {
-    const monitor = await createMonitor(ctx.runtime, workspaceId, { name: 'm', expected_interval_sec: 60 });
+    const monitor = await aMonitor(ctx.runtime, workspaceId);
     const delivery = (status: string, ageDays: number) =>
-      ctx.runtime.db.delivery.create({
-        data: { id: newId('dlv'), workspaceId, monitorId: monitor.id, kind: 'channel', event: 'on_down', payload: {}, status, createdAt: new Date(Date.now() - ageDays * DAY) },
-      });
+      aDelivery(ctx.runtime, workspaceId, { monitorId: monitor.id, kind: 'channel', event: 'on_down', status, createdAt: new Date(Date.now() - ageDays * DAY) });
     const old = await Promise.all([delivery('sent', 31), delivery('failed', 31)]);
     const kept = await Promise.all([delivery('sent', 29), delivery('pending', 40)]);
     expect(await pruneMonitorDeliveries(ctx.runtime, { olderThan: retentionCutoff(new Date(), 30), batchSize: 1 })).toBe(2);

@@ -1,5 +1,5 @@
 import { createJob, createRuntime, fireDueJobs, pauseJob, resumeJob, serviceLogger, updateJob, type Deps } from '@cronsvc/core';
-import { createTestContext, type TestContext } from '@cronsvc/core/testing';
+import { aCronJob, aRecurringJob, aScheduledJob, useWorkspace, type TestContext } from '@cronsvc/core/testing';
 
 let ctx: TestContext;
 let workspaceId: string;
@@ -7,11 +7,8 @@ let now: Date;
 let deps: Deps;
 const T0 = new Date('2030-01-07T10:00:00.000Z');
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  workspaceId = (await ctx.workspace()).id;
-});
-afterAll(() => ctx.close());
+const w = useWorkspace();
+beforeAll(() => ({ ctx, workspaceId } = w));
 beforeEach(() => {
   now = T0;
   deps = { ...ctx.runtime, clock: { now: () => now } };
@@ -19,14 +16,13 @@ beforeEach(() => {
 
 const at = (offsetMs: number) => new Date(T0.getTime() + offsetMs);
 const MIN = 60_000;
-const request = { url: 'https://example.com/' };
 const fire = () => fireDueJobs(deps, { lookaheadMs: 0 });
 const executionsOf = (jobId: string) => ctx.runtime.db.execution.findMany({ where: { jobId }, orderBy: { scheduledFor: 'asc' } });
 const job = (id: string) => ctx.runtime.db.job.findUniqueOrThrow({ where: { id } });
 
 describe('firing due schedules', () => {
   it('fires a recurring job on its grid from creation, without drift', async () => {
-    const { job: created } = await createJob(deps, workspaceId, { name: 'r', kind: 'recurring', schedule: { every_n_minutes: 5 }, request });
+    const { job: created } = await createJob(deps, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 5 } }));
     expect(created.nextRunAt).toEqual(at(5 * MIN));
     now = at(5 * MIN - 1);
     await fire();
@@ -44,7 +40,7 @@ describe('firing due schedules', () => {
   });
 
   it('fires one catch-up execution for a window missed while down, then keeps the grid', async () => {
-    const { job: created } = await createJob(deps, workspaceId, { name: 'down', kind: 'recurring', schedule: { every_n_minutes: 1 }, request });
+    const { job: created } = await createJob(deps, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 1 } }));
     now = at(60 * MIN + 30_000);
     await fire();
     await fire();
@@ -54,7 +50,7 @@ describe('firing due schedules', () => {
   });
 
   it('fires a cron job at its UTC minutes', async () => {
-    const { job: created } = await createJob(deps, workspaceId, { name: 'c', kind: 'cron', schedule: { cron: '*/20 10 * * *' }, request });
+    const { job: created } = await createJob(deps, workspaceId, aCronJob({ schedule: { cron: '*/20 10 * * *' } }));
     expect(created.nextRunAt).toEqual(at(20 * MIN));
     now = at(20 * MIN);
     await fire();
@@ -63,7 +59,7 @@ describe('firing due schedules', () => {
   });
 
   it('fires a scheduled job once at run_at and schedules nothing after it', async () => {
-    const { job: created } = await createJob(deps, workspaceId, { name: 's', kind: 'scheduled', schedule: { run_at: at(90_000).toISOString() }, request });
+    const { job: created } = await createJob(deps, workspaceId, aScheduledJob({ schedule: { run_at: at(90_000).toISOString() } }));
     now = at(90_000);
     await fire();
     now = at(10 * MIN);
@@ -73,8 +69,8 @@ describe('firing due schedules', () => {
   });
 
   it('never fires draft or paused jobs, and resume restarts the grid at the resume time', async () => {
-    const { job: draft } = await createJob(deps, workspaceId, { name: 'd', kind: 'recurring', schedule: { every_n_minutes: 1 }, request, state: 'draft' });
-    const { job: paused } = await createJob(deps, workspaceId, { name: 'p', kind: 'recurring', schedule: { every_n_minutes: 2 }, request });
+    const { job: draft } = await createJob(deps, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 1 }, state: 'draft' }));
+    const { job: paused } = await createJob(deps, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 2 } }));
     await pauseJob(deps, workspaceId, paused.id);
     now = at(30 * MIN);
     await fire();
@@ -86,7 +82,7 @@ describe('firing due schedules', () => {
   });
 
   it('queues fires ahead within the lookahead, and pausing or rescheduling cancels them', async () => {
-    const { job: created } = await createJob(deps, workspaceId, { name: 'ahead', kind: 'recurring', schedule: { every_n_minutes: 1 }, request });
+    const { job: created } = await createJob(deps, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 1 } }));
     now = at(MIN - 2_000);
     await fireDueJobs(deps, { lookaheadMs: 5_000 });
     const ahead = await executionsOf(created.id);
@@ -106,7 +102,7 @@ describe('firing due schedules', () => {
   it('fires each slot once when two schedulers run at the same moment', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
-      ids.push((await createJob(deps, workspaceId, { name: `twin ${i}`, kind: 'recurring', schedule: { every_n_minutes: 1 }, request })).job.id);
+      ids.push((await createJob(deps, workspaceId, aRecurringJob({ schedule: { every_n_minutes: 1 } }))).job.id);
     }
     const other = createRuntime(ctx.config, serviceLogger(ctx.config, 'twin'));
     try {

@@ -6,7 +6,7 @@ import { channelsEndpoints, deliveriesEndpoints, rulesEndpoints } from './endpoi
 import { secretsEndpoints, signingKeyEndpoints } from './endpoints/secrets.js';
 import { createSend, type HttpOptions } from './http.js';
 
-/** One method per /v1 endpoint the CLI uses, grouped as the README groups them. */
+/** One method per /v1 endpoint the CLI uses, grouped as docs/API.md groups them. */
 export function createClient(options: HttpOptions) {
   const send = createSend(options);
   return {

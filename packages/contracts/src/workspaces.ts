@@ -18,7 +18,19 @@ export interface ApiTokenCreated {
   api_token: string;
 }
 
-/** GET /healthz answer. */
+/** GET /healthz answer, while the process runs. */
 export interface Health {
-  ok: true;
+  status: 'ok';
+}
+
+/** One readiness check: `ok`, or `fail: <reason>`. */
+export type ReadinessCheck = 'ok' | `fail: ${string}`;
+
+/**
+ * GET /readyz answer: 200 when every check is ok, else 503. The checks are `database`, `queues`
+ * and `migrations`, and `scheduler`, `executor` and `notifier` for the workers a process answers for.
+ */
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  checks: Record<string, ReadinessCheck>;
 }

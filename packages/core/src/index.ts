@@ -20,7 +20,8 @@ export {
   createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, upcomingFires,
   updateJob
 } from './jobs/index.js';
-export { createLogger, type Logger } from './logging/index.js';
+export { createLogger, type Logger, withLogContext } from './logging/index.js';
+export { httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
 export {
   createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pingTokenKnown, pruneMonitorDeliveries, recordPing, resumeMonitor,
   revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
@@ -32,11 +33,13 @@ export {
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,
-  openQueue, type QueueConnection, type Queues
+  keepCompleted, openQueue, type QueueConnection, type Queues
 } from './queues/index.js';
 export {
-  createRuntime, runService, type Runtime, serviceLogger, startUp, storesEnv, SUPERVISED_ENV
+  announce, createRuntime, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints, runService, type Runtime, serveScrapes,
+  serviceLogger, startHeartbeat, startUp, storesEnv, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS
 } from './runtime/index.js';
+export { requestSchemas } from './request-schemas.js';
 export { runAttempt, type RunOutcome } from './runners/index.js';
 export { fireDueJobs } from './schedules/index.js';
 export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';

@@ -1,11 +1,10 @@
 import { claimAttempt, type ClaimedExecution } from '../src/executions/claim-attempt.js';
 import { recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
 import { newExecutionVariables } from '../src/executions/execution-variables.js';
-import { createJob } from '../src/jobs/create-job.js';
 import { runNow } from '../src/executions/run-now.js';
-import { aChannel, aRule } from './factories.js';
+import { aChannel, aJob, aOneTimeJob, aRule, useWorkspace } from './factories.js';
 import { countingPool } from './counting-pool.js';
-import { createTestContext, type TestContext } from './test-context.js';
+import type { TestContext } from './test-context.js';
 
 // The executor claims and records the attempts running at the same moment with one statement
 // per batch. Every outcome must come out of a mixed batch exactly as it would alone.
@@ -13,11 +12,8 @@ import { createTestContext, type TestContext } from './test-context.js';
 let ctx: TestContext;
 let workspaceId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  workspaceId = (await ctx.workspace()).id;
-});
-afterAll(() => ctx.close());
+const w = useWorkspace();
+beforeAll(() => ({ ctx, workspaceId } = w));
 
 async function manualExecutions(jobId: string, n: number): Promise<string[]> {
   const ids: string[] = [];
@@ -51,7 +47,7 @@ const retry: AttemptRecord = {
 };
 
 it('claims concurrent attempts in few statements, and each claim once', async () => {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'claims', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } });
+  const job = await aJob(ctx.runtime, workspaceId);
   const ids = await manualExecutions(job.id, 40);
   const { pool, statements } = countingPool(ctx.runtime.pool);
   const now = new Date();
@@ -65,19 +61,9 @@ it('claims concurrent attempts in few statements, and each claim once', async ()
 });
 
 it('records success, failure, retry, a parked retry and a one-shot completion in one batch, with an outbox event per execution that ended owing a callback', async () => {
-  const plain = (
-    await createJob(ctx.runtime, workspaceId, { name: 'plain', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' }, on_success_url: 'https://example.com/ok' })
-  ).job;
-  const withCallback = (
-    await createJob(ctx.runtime, workspaceId, {
-      name: 'callback',
-      kind: 'cron',
-      schedule: { cron: '0 0 1 1 *' },
-      request: { url: 'https://example.com/' },
-      on_failure_url: 'https://example.com/failed',
-    })
-  ).job;
-  const oneShot = (await createJob(ctx.runtime, workspaceId, { name: 'one shot', kind: 'one_time', request: { url: 'https://example.com/' } })).job;
+  const plain = await aJob(ctx.runtime, workspaceId, { on_success_url: 'https://example.com/ok' });
+  const withCallback = await aJob(ctx.runtime, workspaceId, { on_failure_url: 'https://example.com/failed' });
+  const oneShot = await aJob(ctx.runtime, workspaceId, aOneTimeJob());
   const [ok, parked, retried] = await manualExecutions(plain.id, 3);
   const [failed] = await manualExecutions(withCallback.id, 1);
   const own = await ctx.runtime.db.execution.findFirstOrThrow({ where: { jobId: oneShot.id } });
@@ -133,7 +119,7 @@ it('records success, failure, retry, a parked retry and a one-shot completion in
 });
 
 it('records the rest of a batch when one attempt in it was recorded already', async () => {
-  const { job } = await createJob(ctx.runtime, workspaceId, { name: 'twice', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } });
+  const job = await aJob(ctx.runtime, workspaceId);
   const ids = await manualExecutions(job.id, 3);
   const deps = { db: ctx.runtime.db, pool: ctx.runtime.pool, clock: ctx.runtime.clock };
   const now = new Date();
@@ -151,14 +137,12 @@ it('records the rest of a batch when one attempt in it was recorded already', as
 
 it('writes an ended execution’s event only when its job owes a callback for that outcome or has rules while not muted', async () => {
   const channelId = (await aChannel(ctx.runtime, workspaceId, 'webhook', { url: 'https://hooks.example.com/in' })).id;
-  const job = async (name: string, extra: Record<string, unknown> = {}) =>
-    (await createJob(ctx.runtime, workspaceId, { name, kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' }, ...extra })).job;
-  const ruled = await job('ruled');
+  const ruled = await aJob(ctx.runtime, workspaceId, { name: 'ruled' });
   await aRule(ctx.runtime, workspaceId, { kind: 'job', id: ruled.id }, channelId, 'on_failure');
-  const muted = await job('muted', { notification_override: 'mute_all' });
+  const muted = await aJob(ctx.runtime, workspaceId, { name: 'muted', notification_override: 'mute_all' });
   await aRule(ctx.runtime, workspaceId, { kind: 'job', id: muted.id }, channelId, 'on_failure');
-  const mutedWithCallback = await job('muted with callback', { notification_override: 'mute_all', on_failure_url: 'https://example.com/failed' });
-  const successOnly = await job('success callback only', { on_success_url: 'https://example.com/ok' });
+  const mutedWithCallback = await aJob(ctx.runtime, workspaceId, { name: 'muted with callback', notification_override: 'mute_all', on_failure_url: 'https://example.com/failed' });
+  const successOnly = await aJob(ctx.runtime, workspaceId, { name: 'success callback only', on_success_url: 'https://example.com/ok' });
 
   const jobs = [ruled, muted, mutedWithCallback, successOnly];
   const ids = (await Promise.all(jobs.map((j) => manualExecutions(j.id, 1)))).flat();

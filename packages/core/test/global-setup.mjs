@@ -1,5 +1,7 @@
 // Builds the migrated template database once per test run; each test file copies it in
-// milliseconds. Plain JS: jest loads global setup outside its module mapper.
+// milliseconds. Compiles the service too (`npm run build`, about a second), so that the tests
+// that start it as production does run the code under test. Plain JS: jest loads global setup
+// outside its module mapper.
 // Names carry this run's pid, so concurrent runs on one server stay apart and the leftovers
 // of a run that was killed are recognised (their pid is gone) and dropped.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +21,8 @@ function alive(pid) {
 }
 
 export default async function globalSetup() {
+  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build.ts')], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
   const run = String(process.pid);
   process.env.CRONSVC_TEST_RUN = run;
   const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/cron_service');

@@ -11,3 +11,8 @@ export * from './processes.js';
 export * from './raw-target-server.js';
 export * from './legacy-values.js';
 export * from './capturing-logger.js';
+export * from './compiled-service.js';
+export * from './throwaway-stores.js';
+export * from './prometheus-text.js';
+export * from './service-process.js';
+export * from './redis-server.js';

@@ -3,7 +3,8 @@ import { insertJob, JOB_COLUMNS } from '../src/jobs/insert-job.js';
 import { newId } from '../src/ids/ids.js';
 import { countingPool } from './counting-pool.js';
 import type { Deps } from '../src/deps/deps.js';
-import { createTestContext, type TestContext } from './test-context.js';
+import { aCronJob, aOneTimeJob, aRecurringJob, useWorkspace } from './factories.js';
+import type { TestContext } from './test-context.js';
 
 // POST /v1/jobs stores the jobs created at the same moment with one INSERT per batch. Every
 // job must come out of a mixed batch exactly as it would alone, and exactly as it is stored.
@@ -12,12 +13,8 @@ let ctx: TestContext;
 let a: string;
 let b: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  a = (await ctx.workspace('a')).id;
-  b = (await ctx.workspace('b')).id;
-});
-afterAll(() => ctx.close());
+const w = useWorkspace({ name: 'a', second: 'b' });
+beforeAll(() => ({ ctx, workspaceId: a, second: { id: b } } = w));
 
 /** Deps whose pool counts the statements sent under each prepared name (a pool of its own, so a batcher of its own). */
 function countingDeps(): { deps: Deps; statements: Map<string, number> } {
@@ -25,19 +22,11 @@ function countingDeps(): { deps: Deps; statements: Map<string, number> } {
   return { deps: { ...ctx.runtime, pool }, statements };
 }
 
-const hourly = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  kind: 'recurring',
-  schedule: { every_n_minutes: 60 },
-  request: { url: 'https://example.com/hook' },
-  ...extra,
-});
-
 const stored = (id: string) => ctx.runtime.db.job.findUniqueOrThrow({ where: { id } });
 
 it('stores concurrent creates of two workspaces in one statement, each returned exactly as stored', async () => {
   const { deps, statements } = countingDeps();
-  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createJob(deps, i % 2 ? a : b, hourly(`batch ${i}`))));
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createJob(deps, i % 2 ? a : b, aRecurringJob({ name: `batch ${i}` }))));
   expect(statements.get('insert-jobs')).toBe(1);
   for (const [i, { job, created }] of results.entries()) {
     expect(created).toBe(true);
@@ -50,7 +39,8 @@ it('keeps every character of strings that Postgres array literals escape', async
   const hostile = 'NULL "quoted" \\back\\slash {braces},comma\nline ünï©ødé 🚀';
   // A header value may hold neither a line break nor a character beyond U+00FF (README, "Outbound requests").
   const hostileHeader = 'NULL "quoted" \\back\\slash {braces},comma ünï©ødé';
-  const body = hourly(hostile, {
+  const body = aRecurringJob({
+    name: hostile,
     request: { url: 'https://example.com/hook?q=%22x%22', method: 'POST', headers: { 'X-Odd': hostileHeader }, body: { text: hostile, list: [hostile, null, 'NULL'] } },
   });
   const { job } = await createJob(ctx.runtime, a, body);
@@ -60,7 +50,7 @@ it('keeps every character of strings that Postgres array literals escape', async
 });
 
 it('returns a one_time job as stored, committed with its first execution', async () => {
-  const { job, created } = await createJob(ctx.runtime, a, { name: 'once', kind: 'one_time', request: { url: 'https://example.com/once' } });
+  const { job, created } = await createJob(ctx.runtime, a, aOneTimeJob({ name: 'once' }));
   expect(created).toBe(true);
   expect(job).toEqual(await stored(job.id));
   const executions = await ctx.runtime.db.execution.findMany({ where: { jobId: job.id } });
@@ -80,7 +70,7 @@ it('returns a one_time job as stored, committed with its first execution', async
 it('stores concurrent one_time jobs and their first executions in one statement', async () => {
   const { deps, statements } = countingDeps();
   const results = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => createJob(deps, i % 2 ? a : b, { name: `fire ${i}`, kind: i % 3 ? 'one_time' : 'cron', schedule: i % 3 ? undefined : { cron: '0 3 * * *' }, request: { url: 'https://example.com/x' } })),
+    Array.from({ length: 12 }, (_, i) => createJob(deps, i % 2 ? a : b, (i % 3 ? aOneTimeJob : aCronJob)({ name: `fire ${i}` }))),
   );
   expect(statements.get('insert-jobs')).toBe(1);
   for (const { job } of results) {
@@ -90,7 +80,7 @@ it('stores concurrent one_time jobs and their first executions in one statement'
 });
 
 it('stores one job and one execution when one_time creates race on an Idempotency-Key', async () => {
-  const body = { name: 'raced once', kind: 'one_time', request: { url: 'https://example.com/once' } };
+  const body = aOneTimeJob({ name: 'raced once' });
   const results = await Promise.all(Array.from({ length: 10 }, () => createJob(ctx.runtime, b, body, 'one-time-race')));
   expect(results.filter((r) => r.created)).toHaveLength(1);
   expect(new Set(results.map((r) => r.job.id)).size).toBe(1);
@@ -98,7 +88,7 @@ it('stores one job and one execution when one_time creates race on an Idempotenc
 });
 
 it('stores no execution for a one_time job that cannot be stored', async () => {
-  await expect(createJob(ctx.runtime, 'wsp_gone', { name: 'orphan once', kind: 'one_time', request: { url: 'https://example.com/once' } })).rejects.toThrow();
+  await expect(createJob(ctx.runtime, 'wsp_gone', aOneTimeJob({ name: 'orphan once' }))).rejects.toThrow();
   expect(await ctx.runtime.db.execution.count({ where: { jobName: 'orphan once' } })).toBe(0);
 });
 
@@ -110,9 +100,9 @@ it('declares every column of the jobs table in the insert', async () => {
 it('fails only the job of a batch that cannot be stored', async () => {
   const { deps, statements } = countingDeps();
   const [good, bad, alsoGood] = await Promise.allSettled([
-    createJob(deps, a, hourly('good')),
-    createJob(deps, 'wsp_gone', hourly('orphan')),
-    createJob(deps, b, hourly('also good')),
+    createJob(deps, a, aRecurringJob({ name: 'good' })),
+    createJob(deps, 'wsp_gone', aRecurringJob({ name: 'orphan' })),
+    createJob(deps, b, aRecurringJob({ name: 'also good' })),
   ]);
   expect(good.status).toBe('fulfilled');
   expect(alsoGood.status).toBe('fulfilled');
@@ -124,7 +114,7 @@ it('fails only the job of a batch that cannot be stored', async () => {
 
 it('stores the first of two jobs with one Idempotency-Key in the same batch, and answers null for the second', async () => {
   const { deps, statements } = countingDeps();
-  const { job: template } = await createJob(ctx.runtime, a, hourly('template'));
+  const { job: template } = await createJob(ctx.runtime, a, aRecurringJob({ name: 'template' }));
   const now = new Date();
   const row = (name: string) => ({ ...template, id: newId('job'), name, idempotencyKey: 'same-batch-key', createdAt: now, updatedAt: now });
   const [first, second] = await Promise.all([insertJob(deps.pool, row('first')), insertJob(deps.pool, row('second'))]);

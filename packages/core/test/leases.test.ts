@@ -4,9 +4,9 @@ import { newExecutionVariables } from '../src/executions/execution-variables.js'
 import { reconcileQueue } from '../src/executions/reconcile-queue.js';
 import { recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
 import { runNow } from '../src/executions/run-now.js';
-import { createJob } from '../src/jobs/create-job.js';
 import type { Queues } from '../src/queues/queues.js';
-import { createTestContext, type TestContext } from './test-context.js';
+import { aJob, useWorkspace } from './factories.js';
+import type { TestContext } from './test-context.js';
 
 // Leases are decided on the database's clock, and a claim token fences a worker that lost its
 // execution: clocks that disagree, or a worker that stalls, cannot take an execution from its
@@ -16,12 +16,11 @@ let ctx: TestContext;
 let workspaceId: string;
 let jobId: string;
 
+const w = useWorkspace({ env: { EXECUTION_LEASE_MS: '30000' } });
 beforeAll(async () => {
-  ctx = await createTestContext({ EXECUTION_LEASE_MS: '30000' });
-  workspaceId = (await ctx.workspace()).id;
-  jobId = (await createJob(ctx.runtime, workspaceId, { name: 'leases', kind: 'cron', schedule: { cron: '0 0 1 1 *' }, request: { url: 'https://example.com/' } })).job.id;
+  ({ ctx, workspaceId } = w);
+  jobId = (await aJob(ctx.runtime, workspaceId)).id;
 });
-afterAll(() => ctx.close());
 
 const HOUR = 3_600_000;
 const LEASE = 30_000;

@@ -46,3 +46,30 @@ export function runCommand(command: string, args: string[], options: { cwd: stri
     child.stdin.end(options.input ?? '');
   });
 }
+
+export interface GroupProcess {
+  pid: number;
+  /** The command line, arguments joined by spaces. */
+  command: string;
+  /** NODE_OPTIONS in the process's environment ('' when unset). */
+  nodeOptions: string;
+}
+
+/** Every process of a process group, with its command line and NODE_OPTIONS, read from /proc. */
+export async function groupProcesses(pgid: number): Promise<GroupProcess[]> {
+  const out: GroupProcess[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      const command = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).split('\0').filter(Boolean).join(' ');
+      const environ = (await readFile(`/proc/${entry}/environ`, 'utf8')).split('\0');
+      const nodeOptions = environ.find((v) => v.startsWith('NODE_OPTIONS='))?.slice('NODE_OPTIONS='.length) ?? '';
+      out.push({ pid: Number(entry), command, nodeOptions });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { DelayedError, type Worker } from 'bullmq';
 import { executionJobId, type DeliveryPayload, type ExecutionPayload } from '../src/queues/catalog.js';
+import { keepCompleted } from '../src/queues/queues.js';
 import { createWorker, type Handler } from '../src/queues/workers.js';
 import { createTestContext, type TestContext } from './test-context.js';
 import { waitFor } from './wait-for.js';
@@ -134,5 +135,37 @@ describe.each(['redis', 'postgres'] as const)('queues on %s', (backend) => {
     await ctx.runtime.queues.enqueueDeliveries([{ deliveryId: `dlv_${backend}`, attempt: 2, runAt: new Date() }]);
     await waitFor(() => received.length === 1, { what: 'the delivery' });
     expect(received[0]).toEqual({ deliveryId: `dlv_${backend}`, attempt: 2 });
+  });
+  it('keeps a completed job for the dashboard only when its handler says its attempt is done', async () => {
+    const queue = ctx.runtime.queues.dashboardQueues()[0];
+    const [kept, dropped] = [executionId(), executionId()];
+    const { received } = executionWorker(async (data, job) => {
+      if (data.executionId === kept) keepCompleted(job);
+    });
+    await ctx.runtime.queues.enqueueExecutions([kept, dropped].map((id) => ({ executionId: id, attempt: 1, runAt: new Date() })));
+    await waitFor(() => received.length === 2, { what: 'both attempts' });
+    await waitFor(async () => (await queue.getJobState(executionJobId(kept, 1))) === 'completed', { what: 'the kept job to complete' });
+    await waitFor(async () => (await queue.getJob(executionJobId(dropped, 1))) === undefined, { what: 'the other job to go' });
+    // A dropped id can be queued again, as a held attempt handed back is.
+    await ctx.runtime.queues.enqueueExecutions([{ executionId: dropped, attempt: 1, runAt: new Date() }]);
+    await waitFor(() => received.length === 3, { what: 'the attempt queued again' });
+  });
+
+  it('keeps a failed job, which the reconcilers’ adds replace while a plain add would be ignored', async () => {
+    const queue = ctx.runtime.queues.dashboardQueues()[0];
+    const id = executionId();
+    let fail = true;
+    const { received } = executionWorker(async () => {
+      if (fail) throw new Error('the database is down');
+    });
+    const item = { executionId: id, attempt: 1, runAt: new Date() };
+    await ctx.runtime.queues.enqueueExecutions([item]);
+    await waitFor(async () => (await queue.getJobState(executionJobId(id, 1))) === 'failed', { what: 'the job to fail' });
+    expect((await queue.getJob(executionJobId(id, 1)))?.failedReason).toBe('the database is down');
+    fail = false;
+    await ctx.runtime.queues.enqueueExecutions([item]);
+    expect(await queue.getJobState(executionJobId(id, 1))).toBe('failed');
+    await ctx.runtime.queues.requeueExecutions([item]);
+    await waitFor(() => received.length === 2, { what: 'the attempt queued again by the reconciler' });
   });
 });

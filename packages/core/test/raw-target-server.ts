@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-server.js';
 
 /** One request as the raw target parsed it off a connection. */
 export interface RawRequest {
@@ -55,14 +55,11 @@ function parseHead(head: string): Omit<RawRequest, 'body' | 'seq'> | null {
 export async function startRawTargetServer(): Promise<RawTargetServer> {
   const connections: RawConnection[] = [];
   let parsed = 0;
-  const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     const connection: RawConnection = { id: connections.length + 1, bytes: '', requests: [], closed: false };
     connections.push(connection);
-    sockets.add(socket);
     socket.on('close', () => {
       connection.closed = true;
-      sockets.delete(socket);
     });
     socket.on('error', () => undefined);
     let unread = '';
@@ -90,18 +87,7 @@ export async function startRawTargetServer(): Promise<RawTargetServer> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLocally(server)), connections };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { createJob } from '../src/jobs/create-job.js';
 import { runNow } from '../src/executions/run-now.js';
 import { countingPool } from './counting-pool.js';
-import { createTestContext, type TestContext } from './test-context.js';
+import { aJob, useWorkspace } from './factories.js';
+import type { TestContext } from './test-context.js';
 
 // POST /v1/jobs/:id/run-now reads the job and writes its execution in one statement, shared by
 // the calls that arrive together.
@@ -11,13 +11,11 @@ let a: string;
 let b: string;
 let jobA: string;
 
+const w = useWorkspace({ name: 'a', second: 'b' });
 beforeAll(async () => {
-  ctx = await createTestContext();
-  a = (await ctx.workspace('a')).id;
-  b = (await ctx.workspace('b')).id;
-  jobA = (await createJob(ctx.runtime, a, { name: 'manual', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/x' } })).job.id;
+  ({ ctx, workspaceId: a, second: { id: b } } = w);
+  jobA = (await aJob(ctx.runtime, a, { name: 'manual' })).id;
 });
-afterAll(() => ctx.close());
 
 it('returns each execution exactly as stored, queued now with source manual', async () => {
   const execution = await runNow(ctx.runtime, a, jobA);

@@ -4,13 +4,12 @@ import { newExecutionVariables } from '../src/executions/execution-variables.js'
 import { runAttempt } from '../src/runners/run-attempt.js';
 import type { RunnerDeps } from '../src/runners/runner.js';
 import { runNow } from '../src/executions/run-now.js';
-import { createJob } from '../src/jobs/create-job.js';
 import { decideApproval } from '../src/workflows/decide-approval.js';
 import { expireWaits } from '../src/workflows/expire-waits.js';
 import { resumeByToken } from '../src/workflows/resume-wait.js';
 import { stepRunner } from '../src/runners/step-runner.js';
-import { approvalStep, aWorkflow, waitStep } from './factories.js';
-import { createTestContext, type TestContext } from './test-context.js';
+import { aJob, approvalStep, aWorkflow, useWorkspace, waitStep } from './factories.js';
+import type { TestContext } from './test-context.js';
 
 // Writers of a step-driven run racing each other (docs/adr/010-step-driven-executions.md): every
 // race has exactly one winner, and the run's records agree with it.
@@ -18,16 +17,15 @@ let ctx: TestContext;
 let deps: RunnerDeps;
 let workspaceId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+const w = useWorkspace();
+beforeAll(() => {
+  ({ ctx, workspaceId } = w);
   deps = { ...ctx.runtime, http: createHttpClient({ allowPrivateTargets: true }) };
-  workspaceId = (await ctx.workspace()).id;
 });
-afterAll(() => ctx.close());
 
 /** A run of `steps` that its first turn (run here, without the queue) has put in waiting; with the token of its URL. */
 async function waitingRun(step: Record<string, unknown>): Promise<{ id: string; token: string }> {
-  const { job } = await createJob(ctx.runtime, workspaceId, aWorkflow([step]));
+  const job = await aJob(ctx.runtime, workspaceId, aWorkflow([step]));
   const { id } = await runNow(ctx.runtime, workspaceId, job.id);
   expect(await runAttempt(deps, id)).toEqual({ done: 'waiting', executionId: id });
   const { waitingPayload } = await ctx.runtime.db.execution.findUniqueOrThrow({ where: { id } });
@@ -61,7 +59,7 @@ it('takes the first of two concurrent decisions and answers the other already_de
 });
 
 it('records a turn once when two workers run it for the same claim', async () => {
-  const { job } = await createJob(ctx.runtime, workspaceId, aWorkflow([waitStep('w')]));
+  const job = await aJob(ctx.runtime, workspaceId, aWorkflow([waitStep('w')]));
   const { id } = await runNow(ctx.runtime, workspaceId, job.id);
   const now = new Date();
   const claim = await claimAttempt(ctx.runtime, id, now, 30_000, newExecutionVariables(now));

@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { applyMigrations, readMigrations } from '../src/db/migrate.js';
-import { createJob } from '../src/jobs/create-job.js';
 import { revealPingToken } from '../src/monitors/ping-token.js';
 import { recordPing } from '../src/monitors/record-ping.js';
 import { decryptCredentials } from '../src/notifications/channel-credentials.js';
-import { prepareDatabase } from '../src/runtime/bootstrap.js';
+import { prepareDatabase } from '../src/runtime/prepare-database.js';
 import { resolveSecrets } from '../src/secrets/resolve-secrets.js';
 import { STORED_VALUES_UPGRADE, upgradeStoredValues } from '../src/secrets/upgrade-stored-values.js';
 import { getSigningKey } from '../src/signatures/signing-keys.js';
 import { checkTriggerSecret, findTrigger } from '../src/workflows/receive-trigger.js';
 import { revealWebhookToken } from '../src/jobs/webhook-credentials.js';
-import { aChannel, aMonitor, pingTokenOf, useWorkspace } from './factories.js';
+import { aChannel, aJob, aMonitor, aTriggerJob, httpStep, pingTokenOf, useWorkspace } from './factories.js';
 import { capturingLogger } from './capturing-logger.js';
 import { legacyEncrypted, legacyWebhookSecretHash } from './legacy-values.js';
 import { databaseUrl, testRun, uniqueName } from './test-env.js';
@@ -29,7 +28,7 @@ it('reads the older forms, rewrites each as enc2: once at start-up, and reads th
   const secret = await db().secret.create({ data: { id: 'sec_legacy', workspaceId, name: 'OLD', value: legacyEncrypted(key(), 'old-secret-value') } });
   const channel = await aChannel(w.ctx.runtime, workspaceId, 'webhook', { url: 'https://example.com/hook' });
   await db().notificationChannel.update({ where: { id: channel.id }, data: { credentials: legacyEncrypted(key(), JSON.stringify({ url: 'https://example.com/hook' })) } });
-  const { job } = await createJob(w.ctx.runtime, workspaceId, { name: 't', kind: 'webhook_trigger', steps: [{ id: 's', type: 'http', url: 'https://example.com/' }] });
+  const job = await aJob(w.ctx.runtime, workspaceId, aTriggerJob([httpStep('s', 'https://example.com/')]));
   const token = revealWebhookToken(key(), job)!;
   await db().job.update({ where: { id: job.id }, data: { webhookToken: legacyEncrypted(key(), token), webhookSecretHash: legacyWebhookSecretHash(key(), 'shared') } });
   const signingKey = (await getSigningKey(w.ctx.runtime, workspaceId)).signing_key;
@@ -73,7 +72,7 @@ it('reads the older forms, rewrites each as enc2: once at start-up, and reads th
 });
 
 it('checks a first-version webhook secret hash, and rewrites it once a call has shown the secret', async () => {
-  const { job } = await createJob(w.ctx.runtime, w.workspaceId, { name: 'old secret', kind: 'webhook_trigger', steps: [{ id: 's', type: 'http', url: 'https://example.com/' }] });
+  const job = await aJob(w.ctx.runtime, w.workspaceId, aTriggerJob([httpStep('s', 'https://example.com/')]));
   const legacy = legacyWebhookSecretHash(key(), 'shared');
   await db().job.update({ where: { id: job.id }, data: { webhookSecretHash: legacy } });
   const found = (await findTrigger(w.ctx.runtime, revealWebhookToken(key(), job)!))!;

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-server.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -26,7 +26,6 @@ export async function startTargetServer(): Promise<TargetServer> {
   let handler: TargetHandler = (_req, res) => {
     res.end('ok');
   };
-  const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -36,23 +35,38 @@ export async function startTargetServer(): Promise<TargetServer> {
       Promise.resolve(handler(record, res)).catch(() => res.destroy());
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    ...(await listenLocally(server)),
     received,
     handle(next) {
       handler = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
   };
+}
+
+/**
+ * Makes `target` hold every request unanswered until the returned function is called, then
+ * answer each 200 `body`: an attempt stays in flight for as long as the test needs.
+ */
+export function holdAnswers(target: TargetServer, body = 'ok'): () => void {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  target.handle(async (_req, res) => {
+    await held;
+    res.end(body);
+  });
+  return () => release();
+}
+
+/**
+ * Makes `target` answer its requests with `statuses` in turn, the last one from then on; `body`
+ * is the text of each answer, or makes it from the call's number (1 for the first).
+ */
+export function answerInTurn(target: TargetServer, statuses: number[], body: string | ((call: number) => string) = ''): void {
+  let calls = 0;
+  target.handle((_req, res) => {
+    calls += 1;
+    res.statusCode = statuses[Math.min(calls, statuses.length) - 1];
+    res.end(typeof body === 'string' ? body : body(calls));
+  });
 }

@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../src/config/config.js';
-import { createRuntime, serviceLogger, type Runtime } from '../src/runtime/bootstrap.js';
+import { createRuntime, type Runtime } from '../src/runtime/bootstrap.js';
+import { serviceLogger } from '../src/runtime/start-up.js';
 import { QUEUE_SCHEMA } from '../src/queues/queue-connection.js';
 import { createWorkspace } from '../src/workspaces/workspaces.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
-import { redisUrl, uniqueName } from './test-env.js';
+import { deleteRedisKeys, redisUrl, uniqueName } from './test-env.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -22,13 +22,20 @@ export interface ChildApp {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** A workspace of a test: its id, its API token and the header that carries the token. */
+export interface TestWorkspace {
+  id: string;
+  token: string;
+  auth: { Authorization: string };
+}
+
 export interface TestContext {
   env: Record<string, string>;
   config: Config;
   runtime: Runtime;
   database: TestDatabase;
   /** A fresh workspace with an API token. */
-  workspace(name?: string): Promise<{ id: string; token: string }>;
+  workspace(name?: string): Promise<TestWorkspace>;
   /** Deletes everything the queue store holds (Redis keys under the prefix, or BullMQ's job rows), as a lost Redis would; returns how many went. */
   loseQueues(): Promise<number>;
   /** Starts an app (`api`, `scheduler`, `executor`, `notifier`) as its own process, as `npm run start -w` would. */
@@ -59,19 +66,6 @@ export function spawnProcess(command: string, args: string[], env: Record<string
       await exited;
     },
   };
-}
-
-async function deleteRedisKeys(prefix: string): Promise<number> {
-  const redis = new Redis(redisUrl);
-  let cursor = '0';
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) deleted += await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  redis.disconnect();
-  return deleted;
 }
 
 /**
@@ -105,7 +99,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     database,
     async workspace(name = 'test') {
       const created = await createWorkspace(runtime.db, config.secretsEncryptionKey, { name });
-      return { id: created.id, token: created.api_token };
+      return { id: created.id, token: created.api_token, auth: { Authorization: `Bearer ${created.api_token}` } };
     },
     async loseQueues() {
       if (config.queueBackend === 'postgres') {

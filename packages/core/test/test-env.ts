@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 
 /** The server the tests run against: DATABASE_URL / REDIS_URL, as `npm test` documents. */
 export const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/cron_service';
@@ -29,4 +30,18 @@ export async function closedPort(): Promise<number> {
   const port = (probe.address() as AddressInfo).port;
   await new Promise((r) => probe.close(r));
   return port;
+}
+
+/** Deletes the Redis keys under `prefix` (a test's REDIS_PREFIX), as a lost Redis would; answers how many went. */
+export async function deleteRedisKeys(prefix: string): Promise<number> {
+  const redis = new Redis(redisUrl);
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) deleted += await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+  return deleted;
 }

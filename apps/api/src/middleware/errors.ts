@@ -2,7 +2,6 @@ import type { ErrorCode, ErrorDetail, ErrorEnvelope } from '@cronsvc/contracts';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError, isUnavailable, requestTooDeep, type Logger } from '@cronsvc/core';
 import { allowedMethods } from './allowed-methods.js';
-import { redactedPath } from './public.js';
 
 /** Thrown by the JSON parser's verify step; a plain Error, since body-parser rewrites its status. */
 export class JsonTooDeep extends Error {}
@@ -59,11 +58,12 @@ function sendAppError(res: Response, err: AppError): void {
 
 /**
  * The one place errors become HTTP answers, in the envelope of docs/API.md: no stack traces
- * leave the process. What it logs names the path with the token of a public endpoint cut out:
- * the token is the credential, and logs are read by more people than hold it.
+ * leave the process. What it logs names the route pattern (`/v1/triggers/:token`), never the
+ * path: a public endpoint's token is its credential, and logs are read by more people than hold it.
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, routeOf: (method: string, path: string) => string): ErrorRequestHandler {
   return (err, req, res, _next) => {
+    const where = () => ({ request_id: res.locals.requestId, method: req.method, route: routeOf(req.method, req.originalUrl.split('?')[0]) });
     if (err instanceof AppError) return sendAppError(res, err);
     // The router could not percent-decode a path parameter: the client's mistake, not ours.
     if (err instanceof URIError && (err as { status?: number }).status === 400) {
@@ -87,11 +87,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const unreadable = unreadableBody(err, req.get('content-encoding'));
     if (unreadable) return sendAppError(res, unreadable);
     if (isUnavailable(err)) {
-      logger.warn('dependency unavailable', { requestId: res.locals.requestId, method: req.method, path: redactedPath(req.path), error: (err as Error).message });
+      logger.warn('dependency unavailable', { ...where(), error: (err as Error).message });
       res.set('Retry-After', '1').status(503).json(envelope('service_unavailable', 'the service is temporarily unavailable; try again'));
       return;
     }
-    logger.error('unhandled error', { requestId: res.locals.requestId, method: req.method, path: redactedPath(req.path), error: err });
+    logger.error('unhandled error', { ...where(), error: err });
     res.status(500).json(envelope('internal_error', `internal error (request id ${res.locals.requestId})`));
   };
 }

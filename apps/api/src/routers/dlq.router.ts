@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecution } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
-/** The dead-letter queue (SPEC 4.3, DECISIONS D6): failed executions awaiting replay or removal. */
+/** The dead-letter queue (docs/EXECUTIONS.md): failed executions awaiting replay or removal. */
 export function dlqRouter(deps: ApiDeps): Router {
   const router = Router();
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;

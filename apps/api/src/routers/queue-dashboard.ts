@@ -7,7 +7,7 @@ import { secretsEqual, type Queues } from '@cronsvc/core';
 
 export const DASHBOARD_PATH = '/admin/queues';
 
-/** HTTP basic auth, any user name, password = ADMIN_TOKEN (DECISIONS D2); off without ADMIN_TOKEN. */
+/** HTTP basic auth, any user name, password = ADMIN_TOKEN ; off without ADMIN_TOKEN (docs/OPERATIONS.md). */
 function basicAuth(adminToken: string | undefined): RequestHandler {
   return (req, res, next) => {
     const match = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
@@ -20,12 +20,25 @@ function basicAuth(adminToken: string | undefined): RequestHandler {
   };
 }
 
-/** bull-board, so an operator can see waiting, delayed, active and failed queue jobs. */
-export function queueDashboard(queues: Queues, adminToken: string | undefined): Router {
+// The dashboard is never shown inside another site's frame (clickjacking its buttons).
+const FRAME_HEADERS = { 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' };
+
+/**
+ * bull-board, so an operator can see waiting, delayed, active, and recent completed and failed
+ * queue jobs. Read-only (bull-board answers 405 to retry, promote, remove, clean, pause) unless
+ * QUEUE_DASHBOARD_ACTIONS=true: whoever learns the dashboard's password should not be able to
+ * pause the queues or drop work in flight (the reconcilers would queue it again, but not at once).
+ */
+export function queueDashboard(queues: Queues, options: { adminToken: string | undefined; actions: boolean }): Router {
   const adapter = new ExpressAdapter();
   adapter.setBasePath(DASHBOARD_PATH);
-  createBullBoard({ queues: queues.dashboardQueues().map((q) => new BullMQAdapter(q, { readOnlyMode: false })), serverAdapter: adapter });
+  const readOnlyMode = !options.actions;
+  createBullBoard({ queues: queues.dashboardQueues().map((q) => new BullMQAdapter(q, { readOnlyMode })), serverAdapter: adapter });
   const router = Router();
-  router.use(basicAuth(adminToken), adapter.getRouter());
+  router.use((_req, res, next) => {
+    res.set(FRAME_HEADERS);
+    next();
+  });
+  router.use(basicAuth(options.adminToken), adapter.getRouter());
   return router;
 }

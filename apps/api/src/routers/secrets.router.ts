@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
-/** Workspace secrets (DECISIONS D5): every answer is the serialized record, never the value. */
+/** Workspace secrets (docs/JOBS.md, "Secrets"): every answer is the serialized record, never the value. */
 export function secretsRouter(deps: ApiDeps): Router {
   const router = Router();
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { getSigningKey, rotateSigningKey } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
-/** The workspace's request-signing key (DECISIONS D5): read it, or rotate it (200, D3). */
+/** The workspace's request-signing key (docs/SECURITY.md, "Verifying signatures"): read it, or rotate it (200 with the new key). */
 export function signingKeyRouter(deps: ApiDeps): Router {
   const router = Router();
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;

@@ -16,7 +16,7 @@ export function httpErrorClass(statusCode: number): HttpErrorClass {
 }
 
 /**
- * Success, retry or failure of one attempt (SPEC 2.3, 2.4, 3.2; DECISIONS D5): timeouts and
+ * Success, retry or failure of one attempt (docs/JOBS.md, "Retry policy" and "How responses are checked"): timeouts and
  * connection errors are retried, a status in retry_on_statuses is retried, any other status
  * outside success_statuses fails at once; no retry once max_attempts are used. Only a success
  * status is matched against the body: matching never rescues a failed status, and a response
@@ -56,7 +56,7 @@ function mismatch(message: string): AttemptVerdict {
   return { status: 'HTTP_ERROR', errorClass: 'RESPONSE_MISMATCH', errorMessage: message, outcome: 'failed' };
 }
 
-/** Delay before attempt n+1: 250 ms x 2^n, times a random factor in [0.8, 1.2] (D5). */
+/** Delay before attempt n+1: 250 ms x 2^n, times a random factor in [0.8, 1.2]. */
 export function backoffMs(attemptNumber: number, random: () => number = Math.random): number {
   return Math.round(250 * 2 ** attemptNumber * (0.8 + 0.4 * random()));
 }

@@ -1,15 +1,5 @@
+import { SAMPLE_JSON_BODY as body } from '../../test/bodies.js';
 import { jsonPathBudget, jsonPathProblem, MAX_FILTER_OPERATORS, queryJsonPath } from './json-path.js';
-
-const body = JSON.stringify({
-  id: 'run-1',
-  status: 'ok',
-  count: 3,
-  items: [
-    { name: 'a', score: 10, tags: ['x'] },
-    { name: 'b', score: 20, tags: [] },
-  ],
-  meta: { 'content.type': 'json', nested: { deep: true } },
-});
 
 describe('queryJsonPath', () => {
   const doc = JSON.parse(body) as unknown;

@@ -1,7 +1,7 @@
 import { JSONPath } from 'jsonpath-plus';
 
 /**
- * JSONPath evaluation for response assertions and output templates (D5), and every other
+ * JSONPath evaluation for response assertions and output templates, and every other
  * JSONPath the service accepts: the caps below live here so that every caller gets them.
  *
  * jsonpath-plus is lenient ("$.[" quietly means "$..") and its filters run a JS subset that can

@@ -1,15 +1,5 @@
+import { SAMPLE_JSON_BODY as body } from '../../test/bodies.js';
 import { MAX_OUTPUT_BYTES, renderOutput, validateOutputTemplate } from './output-template.js';
-
-const body = JSON.stringify({
-  id: 'run-1',
-  status: 'ok',
-  count: 3,
-  items: [
-    { name: 'a', score: 10, tags: ['x'] },
-    { name: 'b', score: 20, tags: [] },
-  ],
-  meta: { 'content.type': 'json', nested: { deep: true } },
-});
 
 describe('renderOutput', () => {
   it('builds no string out of a 1 MiB body with + (each leaf is bounded work)', () => {

@@ -1,7 +1,7 @@
 import { maskJson, type SecretMasker } from '../secrets/mask-secrets.js';
 import { jsonPathBudget, jsonPathProblem, parseJsonBody, queryJsonPath, type JsonPathBudget, type ParsedBody } from './json-path.js';
 
-/** response_output_template (D5): JSONPath leaves on the JSON response body, literal leaves kept. */
+/** response_output_template (docs/JOBS.md): JSONPath leaves on the JSON response body, literal leaves kept. */
 
 export const MAX_OUTPUT_BYTES = 64 * 1024;
 export const MAX_TEMPLATE_DEPTH = 10;
@@ -24,7 +24,7 @@ export function validateOutputTemplate(template: unknown): string[] {
 }
 
 /**
- * D5: leaf strings starting with $ are JSONPath on the JSON body (one match -> value, several ->
+ * Leaf strings starting with $ are JSONPath on the JSON body (one match -> value, several ->
  * array, none, a non-JSON body or a path that cannot be evaluated -> null); other leaves are kept.
  * The result is masked (`masker`), then a result over 64 KiB of JSON becomes {"_truncated": true}:
  * final_output is meant to stay compact. Every leaf spends from one JSONPath budget.

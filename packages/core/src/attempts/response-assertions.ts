@@ -3,7 +3,7 @@ import type { SecretMasker } from '../secrets/mask-secrets.js';
 import { jsonPathBudget, jsonPathProblem, parseJsonBody, queryJsonPath, type JsonPathBudget, type ParsedBody } from './json-path.js';
 import { compileMatcherPattern } from './response-matcher.js';
 
-/** response_assertions (DECISIONS D5): every assertion must pass; every failure is reported. */
+/** response_assertions (docs/JOBS.md): every assertion must pass; every failure is reported. */
 
 export type Assertions = RequestSpec['response_assertions'];
 export type AssertedResponse = { statusCode: number; headers: Record<string, string>; bodyText: string };

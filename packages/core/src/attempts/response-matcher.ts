@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import type { ResponseMatcher } from '@cronsvc/contracts';
 
 /**
- * Body matching (SPEC 2.3 rules 1-2). Patterns come from job owners and run on every response,
+ * Body matching (docs/JOBS.md, "Response matching and assertions"). Patterns come from job owners and run on every response,
  * so they run on RE2 (re2js): matching is linear in the body size, a pattern such as (a+)+$
  * cannot backtrack its way into stalling a worker. The price is RE2's syntax: no backreferences
  * and no lookaround, which is why patterns are compiled (and refused) when the job is saved.
@@ -75,7 +75,7 @@ function quote(pattern: string): string {
 }
 
 /**
- * SPEC 2.3: a body matching failure_pattern fails; with success_pattern set, the body must
+ * A body matching failure_pattern fails; with success_pattern set, the body must
  * contain a match. A pattern that no longer compiles (saved before validation existed) fails
  * the response rather than being skipped: the owner asked for a check that cannot be made.
  */

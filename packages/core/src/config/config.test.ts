@@ -48,3 +48,33 @@ describe('loadConfig messages', () => {
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key }, keyFile).secretsEncryptionKey).toEqual(Buffer.from(key, 'base64'));
   });
 });
+
+describe('loadConfig for stores past one machine', () => {
+  it('reads DATABASE_POOL_SIZE, leaving each app its default when unset', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '8' }, keyFile).databasePoolSize).toBe(8);
+    expect(loadConfig({}, keyFile).databasePoolSize).toBeUndefined();
+    expect(problemsOf({ DATABASE_POOL_SIZE: '0' })).toEqual(['DATABASE_POOL_SIZE: must be at least 1']);
+  });
+
+  it('reads the Sentinels as host and port pairs', () => {
+    const config = loadConfig({ REDIS_SENTINELS: 'sentinel-1:26379,10.0.0.7:26380', REDIS_SENTINEL_MASTER: 'queues' }, keyFile);
+    expect(config.redisSentinels).toEqual([
+      { host: 'sentinel-1', port: 26379 },
+      { host: '10.0.0.7', port: 26380 },
+    ]);
+    expect(config.redisSentinelMaster).toBe('queues');
+    expect(problemsOf({ REDIS_SENTINELS: 'sentinel-1' })).toEqual(['REDIS_SENTINELS: must be host:port[,host:port...]']);
+  });
+
+  it('gives a Cluster the hash-tagged prefix {cronsvc} and refuses a prefix without a hash tag', () => {
+    expect(loadConfig({ REDIS_CLUSTER: 'true' }, keyFile).redisPrefix).toBe('{cronsvc}');
+    expect(loadConfig({ REDIS_CLUSTER: 'true', REDIS_PREFIX: '{prod}:cronsvc' }, keyFile).redisPrefix).toBe('{prod}:cronsvc');
+    expect(loadConfig({}, keyFile).redisPrefix).toBe('cronsvc');
+    expect(problemsOf({ REDIS_CLUSTER: 'true', REDIS_PREFIX: 'cronsvc' })).toEqual([
+      'REDIS_PREFIX: must start with a hash tag in braces, such as {cronsvc}, when REDIS_CLUSTER=true',
+    ]);
+    expect(problemsOf({ REDIS_CLUSTER: 'true', REDIS_SENTINELS: 's:26379' })).toEqual([
+      'REDIS_CLUSTER: cannot be used with REDIS_SENTINELS (a Cluster is found from REDIS_URL)',
+    ]);
+  });
+});

@@ -13,6 +13,12 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** `DATABASE_URL=embedded` asks for the embedded PostgreSQL whatever answers at the default address. */
 export const EMBEDDED_DATABASE = 'embedded';
 
+/**
+ * Set by the supervisor (`npm start`) for its children, to its id: they leave the start-up lines
+ * to it, and their heartbeats name it, so the API's readiness can find its sibling workers.
+ */
+export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
+
 export interface Config {
   readonly nodeEnv: string;
   readonly port: number;
@@ -23,6 +29,8 @@ export interface Config {
   readonly databaseUrl: string;
   /** Whether DATABASE_URL was given; unset, an embedded server stands in when nothing answers at the default. */
   readonly databaseUrlSet: boolean;
+  /** Connections of this process's database pool; undefined: each app's own default (docs/OPERATIONS.md). */
+  readonly databasePoolSize: number | undefined;
   /** Data directory of the embedded PostgreSQL. */
   readonly embeddedPgDir: string;
   readonly redisUrl: string;
@@ -32,6 +40,12 @@ export interface Config {
   readonly queueBackend: QueueBackendChoice;
   /** Prefix of every Redis key the service writes, so several deployments or test runs share one Redis. */
   readonly redisPrefix: string;
+  /** Sentinels (`host:port`) to ask for the master named `redisSentinelMaster`; empty: REDIS_URL's host is the server. */
+  readonly redisSentinels: { host: string; port: number }[];
+  readonly redisSentinelMaster: string;
+  readonly redisSentinelPassword: string | undefined;
+  /** REDIS_URL names one node of a Redis Cluster; the prefix is then a hash tag (`{cronsvc}`). */
+  readonly redisCluster: boolean;
   readonly publicBaseUrl: string;
   readonly adminToken: string | undefined;
   readonly bootstrapApiToken: string | undefined;
@@ -66,6 +80,17 @@ export interface Config {
   readonly publicRateLimitPerMinute: number | undefined;
   /** Notification messages (channel deliveries) one workspace may send per minute; more wait for the next minute. */
   readonly deliveryRateLimitPerMinute: number;
+  /** Port of /healthz, /readyz and /metrics of a worker started on its own; undefined = none. */
+  readonly healthPort: number | undefined;
+  /** Readiness fails when a due fire is later than this (seconds). */
+  readonly readyMaxFireLagSeconds: number;
+  /** Whether the queue dashboard may change the queues (retry, promote, remove, clean); read-only otherwise. */
+  readonly queueDashboardActions: boolean;
+  /**
+   * The `npm start` supervisor (or ALL_IN_ONE process) this process belongs to, set by it for its
+   * children; undefined for an app started on its own.
+   */
+  readonly supervisor: string | undefined;
 }
 
 const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
@@ -79,10 +104,15 @@ const schema = Joi.object({
       ? value
       : helpers.message({ custom: `must be a postgres:// or postgresql:// URL, or ${EMBEDDED_DATABASE} for the embedded PostgreSQL` }),
   ),
+  DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(1000),
   EMBEDDED_PG_DIR: Joi.string(),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   QUEUE_BACKEND: Joi.string().valid('redis', 'postgres'),
-  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_:.-]+$/).default('cronsvc'),
+  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_:.{}-]+$/),
+  REDIS_SENTINELS: Joi.string().pattern(/^[^,:\s]+:\d+(,[^,:\s]+:\d+)*$/).messages({ 'string.pattern.base': 'must be host:port[,host:port...]' }),
+  REDIS_SENTINEL_MASTER: Joi.string().default('mymaster'),
+  REDIS_SENTINEL_PASSWORD: Joi.string(),
+  REDIS_CLUSTER: Joi.boolean().truthy('1').falsy('0').default(false),
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   ADMIN_TOKEN: Joi.string().min(1),
   BOOTSTRAP_API_TOKEN: Joi.string().min(1),
@@ -106,6 +136,10 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
   DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
+  HEALTH_PORT: Joi.number().integer().min(1).max(65535),
+  READY_MAX_FIRE_LAG_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
+  QUEUE_DASHBOARD_ACTIONS: Joi.boolean().truthy('1').falsy('0').default(false),
+  [SUPERVISED_ENV]: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
 }).unknown(true);
 
 // Tokens that guard the admin API and a whole workspace; in production one short enough to guess
@@ -147,17 +181,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
       }
     }
   }
+  // Redis Cluster keeps each key in the slot its name hashes to; BullMQ's scripts touch several
+  // keys of a queue at once, which Cluster allows only within one slot: a prefix in braces hashes
+  // every key of the service to the same slot.
+  if (value.REDIS_CLUSTER && value.REDIS_PREFIX !== undefined && !/^\{[^{}]+\}/.test(value.REDIS_PREFIX)) {
+    problems.push('REDIS_PREFIX: must start with a hash tag in braces, such as {cronsvc}, when REDIS_CLUSTER=true');
+  }
+  if (value.REDIS_CLUSTER && value.REDIS_SENTINELS) problems.push('REDIS_CLUSTER: cannot be used with REDIS_SENTINELS (a Cluster is found from REDIS_URL)');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
     databaseUrl: value.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     databaseUrlSet: value.DATABASE_URL !== undefined,
+    databasePoolSize: value.DATABASE_POOL_SIZE,
     embeddedPgDir: path.resolve(value.EMBEDDED_PG_DIR ?? DEFAULT_EMBEDDED_PG_DIR),
     redisUrl: value.REDIS_URL ?? DEFAULT_REDIS_URL,
     redisUrlSet: value.REDIS_URL !== undefined,
     queueBackend: value.QUEUE_BACKEND ?? (value.REDIS_URL !== undefined ? 'redis' : 'auto'),
-    redisPrefix: value.REDIS_PREFIX,
+    redisPrefix: value.REDIS_PREFIX ?? (value.REDIS_CLUSTER ? '{cronsvc}' : 'cronsvc'),
+    redisSentinels: (value.REDIS_SENTINELS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((hostPort: string) => ({ host: hostPort.slice(0, hostPort.lastIndexOf(':')), port: Number(hostPort.slice(hostPort.lastIndexOf(':') + 1)) })),
+    redisSentinelMaster: value.REDIS_SENTINEL_MASTER,
+    redisSentinelPassword: value.REDIS_SENTINEL_PASSWORD,
+    redisCluster: value.REDIS_CLUSTER,
     publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
     adminToken: value.ADMIN_TOKEN,
     bootstrapApiToken: value.BOOTSTRAP_API_TOKEN,
@@ -179,5 +228,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
     deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
+    healthPort: value.HEALTH_PORT,
+    readyMaxFireLagSeconds: value.READY_MAX_FIRE_LAG_SECONDS,
+    queueDashboardActions: value.QUEUE_DASHBOARD_ACTIONS,
+    supervisor: value[SUPERVISED_ENV],
   });
 }

@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { Logger } from '../logging/logger.js';
 import { freePort, processAlive } from './local-host.js';
 
-/** A running embedded PostgreSQL (README "Zero-install default"). */
+/** A running embedded PostgreSQL (docs/CONFIGURATION.md, "Zero-install default"). */
 export interface EmbeddedPostgres {
   /** Superuser URL of the server's `cron_service` database (created by the caller if missing). */
   url: string;

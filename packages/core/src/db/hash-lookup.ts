@@ -4,7 +4,7 @@ import type { SqlPool } from './client.js';
 
 /**
  * "Which of these token hashes exist", for the public endpoints, which look a token up before
- * they read a body or count a request (README "Quotas and rate limits"). `text` takes the hashes
+ * they read a body or count a request (docs/API.md, "Quotas and rate limits"). `text` takes the hashes
  * as `$1::text[]` and returns the ones it knows as `hash`. Lookups arriving together share one
  * statement (one batcher per pool), as the trigger and settle statements do.
  */

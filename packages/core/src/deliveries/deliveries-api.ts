@@ -31,7 +31,7 @@ export function serializeDelivery(d: Delivery): DeliveryView {
   };
 }
 
-const querySchema = Joi.object({ status: Joi.string().valid(...DELIVERY_STATUSES), ...pagingKeys });
+export const querySchema = Joi.object({ status: Joi.string().valid(...DELIVERY_STATUSES), ...pagingKeys });
 
 export async function listDeliveries(
   deps: Pick<Deps, 'db'>,
@@ -48,7 +48,7 @@ export async function listDeliveries(
   return { data, total, limit: q.limit, offset: q.offset };
 }
 
-/** A failed delivery starts a new round of attempts (SPEC 3.3, D8); anything else is 409. */
+/** A failed delivery starts a new round of attempts (docs/NOTIFICATIONS.md, "Deliveries"); anything else is 409. */
 export async function retryDelivery(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<Delivery> {
   const now = deps.clock.now();
   const { count } = await deps.db.delivery.updateMany({

@@ -12,6 +12,6 @@ export async function reconcileDeliveries(deps: Deps, options: { dueBefore: Date
      ORDER BY next_attempt_at
      LIMIT ${options.batchSize ?? 1000}`;
   // A processing delivery's next attempt is the one after the attempt its dead sender counted.
-  await deps.queues.enqueueDeliveries(rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1, runAt: r.next_attempt_at ?? deps.clock.now() })));
+  await deps.queues.requeueDeliveries(rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1, runAt: r.next_attempt_at ?? deps.clock.now() })));
   return rows.length;
 }

@@ -3,7 +3,7 @@ import type { Db, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 
 /**
- * An execution is in the dead-letter queue while dead_lettered_at is set (D6): the executor sets
+ * An execution is in the dead-letter queue while dead_lettered_at is set (docs/EXECUTIONS.md): the executor sets
  * it on every failure, replaying or removing the item clears it, and the record itself stays.
  */
 export const deadLettered = { deadLetteredAt: { not: null } } satisfies Prisma.ExecutionWhereInput;
@@ -17,7 +17,7 @@ export const jobIdSchema = Joi.string().min(1).max(100);
 
 /**
  * A job_id in a DLQ request body must name a job of the workspace. Like any other reference in a
- * body (D8's channel_id) an unknown one is a 400 on that field, not a 404 of the URL.
+ * body (a rule's channel_id) an unknown one is a 400 on that field, not a 404 of the URL.
  */
 export async function assertJobInWorkspace(db: Db, workspaceId: string, jobId: string): Promise<void> {
   const job = await db.job.findFirst({ where: { id: jobId, workspaceId }, select: { id: true } });

@@ -3,7 +3,7 @@ import { Prisma } from '../db/client.js';
 import type { Deps } from '../deps/deps.js';
 
 /**
- * GET /v1/dlq/stats (D6), counted by Postgres. The three queries read one snapshot, so `total`
+ * GET /v1/dlq/stats (docs/EXECUTIONS.md), counted by Postgres. The three queries read one snapshot, so `total`
  * always equals the sum of `by_job` and of `by_error_class` even while executions fail or leave.
  */
 export async function dlqStats(deps: Pick<Deps, 'db'>, workspaceId: string): Promise<DlqStats> {

@@ -28,7 +28,7 @@ const zonedTimestamp = Joi.string().custom((value: string, helpers) => {
   return time;
 });
 
-const schema = Joi.object({ job_id: jobIdSchema, before: zonedTimestamp });
+export const schema = Joi.object({ job_id: jobIdSchema, before: zonedTimestamp });
 
 /** Validates the body of POST /v1/dlq/purge; both fields are optional, and no body means `{}`. */
 export function parsePurge(body: unknown): PurgeInput {
@@ -36,7 +36,7 @@ export function parsePurge(body: unknown): PurgeInput {
 }
 
 /**
- * POST /v1/dlq/purge (D6): matching items leave the DLQ (dead_lettered_at cleared); the executions
+ * POST /v1/dlq/purge (docs/EXECUTIONS.md): matching items leave the DLQ (dead_lettered_at cleared); the executions
  * stay, like DELETE /v1/dlq/:id. With neither field, the whole DLQ of the workspace is purged.
  */
 export async function purgeDlq(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, body: unknown): Promise<number> {

@@ -8,8 +8,8 @@ import { validate } from '../validation/validate.js';
 import { assertJobInWorkspace, deadLettered, jobIdSchema } from './dead-lettered.js';
 import { commitReplay } from './replay-execution.js';
 
-/** At most this many items per batch, listed (D6) or taken from one job (its oldest). */
-const schema = Joi.object({
+/** At most this many items per batch, listed or taken from one job (its oldest). */
+export const schema = Joi.object({
   ids: Joi.array().items(Joi.string().min(1).max(100)).min(1).max(REPLAY_BATCH_MAX).unique(),
   job_id: jobIdSchema,
 })
@@ -22,7 +22,7 @@ export function parseReplayBatch(body: unknown): ReplayBatchInput {
 }
 
 /**
- * POST /v1/dlq/replay-batch (D6). Each item is replayed in its own transaction, one after another
+ * POST /v1/dlq/replay-batch (docs/EXECUTIONS.md). Each item is replayed in its own transaction, one after another
  * so a batch never holds more than one connection; an id that is not in this workspace's DLQ
  * lands in `failed` and the others go on. Anything else (the database gone) ends the batch with
  * that error; what was committed before it is still queued.

@@ -8,10 +8,10 @@ import { deadLettered, notInDlq } from './dead-lettered.js';
 
 /**
  * `replay`: POST /v1/executions/:id/replay, any execution of the workspace, original unchanged
- * (SPEC 4.2). An execution that is still queued, running or waiting may be replayed too: the
+ * (docs/EXECUTIONS.md). An execution that is still queued, running or waiting may be replayed too: the
  * replay is just another execution of the same job, and a DLQ item replayed this way stays in
  * the DLQ. `dlq_replay`: POST /v1/dlq/:id/replay and the batch, only items in the DLQ, which
- * they leave (D6).
+ * they leave.
  */
 export type ReplaySource = Extract<ExecutionSource, 'replay' | 'dlq_replay'>;
 
@@ -19,7 +19,7 @@ export type ReplaySource = Extract<ExecutionSource, 'replay' | 'dlq_replay'>;
  * Commits the new execution, scheduled now, without queueing it: the batch queues all of its
  * replays at once. Nothing of the job is copied, because the executor reads the job's current
  * definition at attempt time, which is what a replay should run; its state does not matter
- * either, as with run-now (a paused or completed job can be replayed, D4).
+ * either, as with run-now (a paused or completed job can be replayed).
  */
 export async function commitReplay(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, id: string, source: ReplaySource): Promise<ExecutionRow> {
   return deps.db.$transaction(async (tx) => {
@@ -33,7 +33,7 @@ export async function commitReplay(deps: Pick<Deps, 'db' | 'clock'>, workspaceId
         jobName: job.name,
         source,
         scheduledFor: deps.clock.now(),
-        // D6 names replay_of_id only for dlq_replay; a plain replay sets it too, so the lineage
+        // The API promises replay_of_id only for dlq_replay; a plain replay sets it too, so the lineage
         // of every replay is visible. It points at the execution replayed, which may itself be a replay.
         replayOfId: original.id,
         // A step-driven replay starts from step 0 with the trigger input of the run replayed.

@@ -2,7 +2,7 @@ import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@cronsvc/contrac
 
 export type { ErrorCode, ErrorDetail };
 
-/** The one error type of the domain; the API turns it into the D3 envelope. */
+/** The one error type of the domain; the API turns it into the error envelope (docs/API.md, "Conventions"). */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

@@ -15,6 +15,9 @@ export interface ClaimedExecution {
   source: string;
   attemptCount: number;
   startedAt: Date;
+  scheduledFor: Date;
+  /** The API request that created the execution (its X-Request-Id); null for schedule fires. */
+  requestId: string | null;
   /** Rendered once, when the execution first started; every retry reuses them. */
   variables: ExecutionVariables;
   request: RequestSpec;
@@ -54,6 +57,8 @@ interface ClaimRow {
   source: string;
   attempt_count: number;
   started_at: Date;
+  scheduled_for: Date;
+  request_id: string | null;
   variables: ExecutionVariables;
   request: RequestSpec;
   retry_policy: RetryPolicy;
@@ -79,6 +84,8 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     source: row.source,
     attemptCount: row.attempt_count,
     startedAt: row.started_at,
+    scheduledFor: row.scheduled_for,
+    requestId: row.request_id,
     variables: row.variables,
     request: row.request,
     retryPolicy: row.retry_policy,
@@ -120,7 +127,8 @@ const CLAIM_SQL = `
        AND e.next_attempt_at <= now()
        AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR ${paramAfter(CLAIM_COLUMNS)}::boolean))
          OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < now())))
-    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.variables, e.claim_token, e.unrecorded_claims,
+    RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.scheduled_for, e.request_id, e.variables, e.claim_token,
+              e.unrecorded_claims,
               j.kind, j.request, j.retry_policy, j.max_concurrent_executions,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 

@@ -9,7 +9,7 @@ import type { StepExecutionRow } from './serialize-execution.js';
 import { countExecutions } from './count-executions.js';
 
 
-const querySchema = Joi.object({
+export const querySchema = Joi.object({
   status: Joi.string().valid(...EXECUTION_STATUSES),
   from: Joi.date().iso(),
   to: Joi.date().iso(),
@@ -45,7 +45,7 @@ export function likeLiteral(text: string): string {
 }
 
 /**
- * Executions of a workspace (or of one job), filtered and paged as SPEC 4.2 and DECISIONS D6.
+ * Executions of a workspace (or of one job), filtered and paged as docs/API.md ("Conventions") says.
  * `scope` narrows the set further (the dead-letter queue is this listing scoped to dead_lettered_at).
  */
 export async function listExecutions(

@@ -9,7 +9,7 @@ export interface ParkResult {
 }
 
 /**
- * POST /v1/executions/:id/park (DECISIONS D6). A queued execution, or a running one with no
+ * POST /v1/executions/:id/park (docs/EXECUTIONS.md). A queued execution, or a running one with no
  * attempt in flight (waiting out a backoff, or whose worker died), parks at once. One with an
  * attempt in flight is marked, and the executor parks it after that attempt unless the attempt
  * ends the execution. Each step is one conditional UPDATE, so a worker claiming the execution

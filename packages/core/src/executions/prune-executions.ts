@@ -2,7 +2,7 @@ import type { Deps } from '../deps/deps.js';
 
 const DAY_MS = 86_400_000;
 
-/** Executions created before this are past retention (EXECUTION_RETENTION_DAYS, D1). */
+/** Executions created before this are past retention (EXECUTION_RETENTION_DAYS). */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);
 }

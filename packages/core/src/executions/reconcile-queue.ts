@@ -30,7 +30,7 @@ export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; bat
        LIMIT ${batchSize}`;
     if (rows.length === 0) return total;
     const items: ExecutionEnqueue[] = rows.map((r) => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at }));
-    await deps.queues.enqueueExecutions(items);
+    await deps.queues.requeueExecutions(items);
     total += items.length;
     const last = rows[rows.length - 1];
     afterTime = last.next_attempt_at;

@@ -5,7 +5,7 @@ import { settleWait } from './settle-wait.js';
 import { enqueueCommitted } from './create-executions.js';
 
 /**
- * POST /v1/executions/:id/resume (DECISIONS D6): a manually parked execution is queued again
+ * POST /v1/executions/:id/resume (docs/EXECUTIONS.md): a manually parked execution is queued again
  * and goes on with its next attempt or step; the attempts it made are kept. A run waiting at a
  * wait_for_webhook step completes that step with a null payload; an approval wait is decided
  * only through its approve and reject URLs.

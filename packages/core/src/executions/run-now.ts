@@ -5,6 +5,7 @@ import { perPool } from '../db/per-pool.js';
 import { camelRow } from '../db/rows.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
+import { currentRequestId } from '../logging/log-context.js';
 import type { Deps } from '../deps/deps.js';
 import { enqueueCommitted, firstAttempt } from './create-executions.js';
 
@@ -13,6 +14,7 @@ interface ManualRun {
   jobId: string;
   workspaceId: string;
   at: Date;
+  requestId: string | null;
 }
 
 const COLUMNS: readonly Column<ManualRun>[] = [
@@ -20,13 +22,14 @@ const COLUMNS: readonly Column<ManualRun>[] = [
   { name: 'job_id', type: 'text', value: (r) => r.jobId },
   { name: 'workspace_id', type: 'text', value: (r) => r.workspaceId },
   { name: 'at', type: 'timestamptz', value: (r) => r.at },
+  { name: 'request_id', type: 'text', value: (r) => r.requestId },
 ];
 
 // The job is read and its execution written in one statement: a job of another workspace, or
 // one that does not exist, gives no row.
 const RUN_NOW_SQL = `
-  INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, created_at, updated_at)
-  SELECT i.id, j.workspace_id, j.id, j.name, 'queued', 'manual', i.at, i.at, i.at, i.at
+  INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, request_id, created_at, updated_at)
+  SELECT i.id, j.workspace_id, j.id, j.name, 'queued', 'manual', i.at, i.at, i.request_id, i.at, i.at
     FROM ${unnestFrom(COLUMNS, 'i')}
     JOIN jobs AS j ON j.id = i.job_id AND j.workspace_id = i.workspace_id
   RETURNING *`;
@@ -47,9 +50,9 @@ const batchers = perPool(
     ),
 );
 
-/** A manual execution scheduled now; the job's own schedule is untouched (SPEC 4.1). */
+/** A manual execution scheduled now; the job's own schedule is untouched (docs/EXECUTIONS.md). */
 export async function runNow(deps: Pick<Deps, 'pool' | 'queues' | 'clock' | 'logger'>, workspaceId: string, jobId: string): Promise<ExecutionRow> {
-  const execution = await batchers(deps.pool).add({ executionId: newId('exe'), jobId, workspaceId, at: deps.clock.now() });
+  const execution = await batchers(deps.pool).add({ executionId: newId('exe'), jobId, workspaceId, at: deps.clock.now(), requestId: currentRequestId() ?? null });
   if (!execution) throw AppError.notFound('job');
   await enqueueCommitted(deps, [firstAttempt(execution)]);
   return execution;

@@ -52,7 +52,7 @@ export function serializeStepExecution(s: StepExecutionRow): StepExecution {
   };
 }
 
-/** The execution as the API shows it (SPEC 2.5, DECISIONS D6); attempts and step executions only when loaded. */
+/** The execution as the API shows it (docs/JOBS.md, "Executions and attempts"); attempts and step executions only when loaded. */
 export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[]; stepExecutions?: StepExecutionRow[] }): Execution {
   return {
     id: e.id,

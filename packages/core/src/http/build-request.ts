@@ -9,7 +9,7 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
 }
 
 /**
- * Encodes a job's body as DECISIONS D5 says: objects and arrays as JSON, strings as given,
+ * Encodes a job's body as docs/JOBS.md ("The request") says: objects and arrays as JSON, strings as given,
  * null as no body; a Content-Type is added only when the job sets none.
  */
 export function encodeBody(body: unknown, headers: Record<string, string>): { body: string | null; headers: Record<string, string> } {

@@ -17,7 +17,7 @@ const KEPT_HEADERS = [
 /** Sockets per origin in one workspace's pool, as the shared agent had before pools were per workspace. */
 export const SOCKETS_PER_ORIGIN = 256;
 
-/** What one client may hold (README, "Outbound connections"). */
+/** What one client may hold (docs/SECURITY.md, "The outbound client"). */
 export const DEFAULT_POOL_LIMITS: PoolLimits = { maxPools: 1_000, maxOpenSockets: 2_048, idleMs: 60_000 };
 
 // How long an idle socket stays open when the server does not say (undici's default), and at
@@ -78,8 +78,8 @@ export function classifyTransportError(error: unknown): { errorClass: TransportE
 }
 
 /**
- * How a dropped connection is worded, as node:http (and got before it) worded it, so stored
- * messages read the same as before: before any response "socket hang up", mid-body "The server
+ * How a dropped connection is worded, as node:http words it, so stored messages read the same
+ * whichever transport sent the request: before any response "socket hang up", mid-body "The server
  * aborted pending request".
  */
 function dropped(responseStarted: boolean): Error {
@@ -144,7 +144,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     const all = flatHeaders(headers);
     const encoding = responseEncoding(this.method, statusCode, all['content-encoding']);
-    // Decoded, content-encoding and -length describe bytes the caller never sees (got dropped them too).
+    // Decoded, content-encoding and -length describe bytes the caller never sees, so they are dropped.
     if (encoding !== null) {
       delete all['content-encoding'];
       delete all['content-length'];

@@ -1,16 +1,15 @@
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { jobSchema, requestSchema } from '../jobs/job-schema.js';
 import { validate } from '../validation/validate.js';
+import { aCronJob } from '../../test/bodies.js';
 import { requestHeadersSchema, SERVICE_SET_HEADERS } from './request-headers.js';
 
 // Headers a request may not set (docs/SECURITY.md, "Outbound requests"): framing and connection
 // headers, names that are not HTTP tokens, values with CR, LF, NUL or other control characters.
 
-const job = (headers: unknown) => ({ name: 'h', kind: 'cron', schedule: { cron: '0 3 * * *' }, request: { url: 'https://example.com/', headers } });
-
 function refusal(headers: unknown): ErrorDetail[] {
   try {
-    validate(jobSchema, job(headers), { context: { now: new Date() } });
+    validate(jobSchema, aCronJob({ request: { headers } }), { context: { now: new Date() } });
   } catch (error) {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('validation_failed');
@@ -20,7 +19,7 @@ function refusal(headers: unknown): ErrorDetail[] {
   throw new Error('the headers were accepted');
 }
 
-const accepted = (headers: Record<string, string>) => validate<{ request: { headers: Record<string, string> } }>(jobSchema, job(headers), { context: { now: new Date() } }).request.headers;
+const accepted = (headers: Record<string, string>) => validate<{ request: { headers: Record<string, string> } }>(jobSchema, aCronJob({ request: { headers } }), { context: { now: new Date() } }).request.headers;
 
 describe('headers the service sets itself', () => {
   const names = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect', 'host'];

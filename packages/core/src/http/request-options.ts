@@ -2,15 +2,15 @@ import type { OutboundRequest } from './http-client.js';
 import { isServiceSetHeader, isValidHeaderName, isValidHeaderValue } from './request-headers.js';
 
 /**
- * What the client announces it can decode (response-body.ts decodes exactly these). got sent the same
- * list when the caller set no accept-encoding of its own.
+ * What the client announces it can decode (response-body.ts decodes exactly these), when the job
+ * sets no accept-encoding of its own.
  */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** The service's user-agent, sent when the job sets none, so targets can tell our calls apart. */
 export const DEFAULT_USER_AGENT = 'cronsvc/0.1 (scheduled HTTP job service)';
 
-/** A URL whose scheme is not http or https; worded like got's error so stored messages stay the same. */
+/** A URL whose scheme is not http or https; its message reads as attempts recorded before have it. */
 export class UnsupportedProtocolError extends Error {
   readonly code = 'ERR_UNSUPPORTED_PROTOCOL';
 }
@@ -38,15 +38,15 @@ export function prepareRequest(request: OutboundRequest): PreparedRequest {
   const url = new URL(request.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsupportedProtocolError(`Unsupported protocol: ${url.protocol}`);
   const method = request.method.toUpperCase();
-  // got refused a body on HEAD even with allowGetBody (which only lifts the rule for GET).
+  // A HEAD answer has no body, and a HEAD request with one is refused by many servers: it is never sent.
   if (method === 'HEAD' && request.body !== null) throw new TypeError('The `HEAD` method cannot be used with a body');
   return { origin: url.origin, path: url.pathname + url.search, method, headers: outgoingHeaders(url, request), body: request.body };
 }
 
 /**
  * The request headers: names lower-cased (a later spelling of the same name wins), the default
- * user-agent first, accept-encoding and, for a URL with credentials, basic authorization, each only
- * where got added it. Framing and connection headers are dropped: the transport frames the request
+ * user-agent first, accept-encoding unless the job set one and, for a URL with credentials, basic
+ * authorization. Framing and connection headers are dropped: the transport frames the request
  * from the body it sends (a job stored before they were refused at save may still hold them).
  */
 function outgoingHeaders(url: URL, request: OutboundRequest): Record<string, string> {
@@ -59,7 +59,7 @@ function outgoingHeaders(url: URL, request: OutboundRequest): Record<string, str
     headers[name.toLowerCase()] = value;
   }
   if (headers['accept-encoding'] === undefined) headers['accept-encoding'] = ACCEPT_ENCODING;
-  // got replaced any authorization header with the URL's credentials, percent-decoded.
+  // Credentials in the URL win over an authorization header, percent-decoded, as browsers and curl do.
   if (url.username !== '' || url.password !== '') {
     const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
     headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;

@@ -1,12 +1,12 @@
 import zlib from 'node:zlib';
 
-/** The content encodings decoded, as got's `decompress: true` (decompress-response) did on Node 20. */
+/** The content encodings the client decodes: the ones it announces (ACCEPT_ENCODING). */
 export type Encoding = 'gzip' | 'deflate' | 'br';
 const ENCODINGS: ReadonlySet<string> = new Set<Encoding>(['gzip', 'deflate', 'br']);
 
 /**
- * The encoding to decode the response with, or null to read it as sent. Like got: only an exact
- * (case-insensitive) gzip, deflate or br, and never for responses that cannot carry a body
+ * The encoding to decode the response with, or null to read it as sent: only an exact
+ * (case-insensitive) gzip, deflate or br (a list of codings is read as sent), and never for responses that cannot carry a body
  * (RFC 9110: HEAD, 1xx, 204, 205, 304), whose content-encoding only describes the resource.
  */
 export function responseEncoding(method: string, status: number, contentEncoding: string | undefined): Encoding | null {

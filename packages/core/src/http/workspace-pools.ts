@@ -1,4 +1,4 @@
-/** How many pools and sockets the outbound client may hold (README, "Outbound connections"). */
+/** How many pools and sockets the outbound client may hold (docs/SECURITY.md, "The outbound client"). */
 export interface PoolLimits {
   /** Workspaces holding a pool at once; past it, the pool idle the longest is closed. */
   maxPools: number;

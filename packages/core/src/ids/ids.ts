@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
-export type IdPrefix = 'job' | 'exe' | 'sec' | 'chn' | 'rul' | 'dlv' | 'mon' | 'wsp' | 'tok' | 'stp';
+export type IdPrefix = 'job' | 'exe' | 'sec' | 'chn' | 'rul' | 'dlv' | 'mon' | 'wsp' | 'tok' | 'stp' | 'wrk';
 
 const ID_BYTES = 16;
 // Ids are drawn from a pool filled 256 at a time, as Node's randomUUID does: one call into the
@@ -8,7 +8,7 @@ const ID_BYTES = 16;
 const pool = Buffer.alloc(ID_BYTES * 256);
 let offset = pool.length;
 
-/** Opaque ids with a type prefix (DECISIONS D3): 16 random bytes, base64url. */
+/** Opaque ids with a type prefix (docs/API.md, "Conventions"): 16 random bytes, base64url. */
 export function newId(prefix: IdPrefix): string {
   if (offset === pool.length) {
     randomFillSync(pool);

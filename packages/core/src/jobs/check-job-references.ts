@@ -21,7 +21,7 @@ async function missingSecretProblems(db: Db | Prisma.TransactionClient, workspac
 }
 
 /**
- * Save-time checks of a job's placeholders (DECISIONS D5; README "Workflows" for steps): every
+ * Save-time checks of a job's placeholders (docs/JOBS.md, "Variables and secrets"; docs/WORKFLOWS.md for steps): every
  * one names a known variable (for steps also `context` and, in webhook_trigger jobs, `trigger`)
  * and every secret exists in the workspace. Every problem is reported at once, each at its exact
  * path. (That a URL is still an http(s) URL once rendered is the job schema's url rule, run

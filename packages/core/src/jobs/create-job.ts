@@ -22,7 +22,7 @@ export interface CreateJobResult {
 const jobWithKey = (deps: Deps, workspaceId: string, idempotencyKey: string) => deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
 
 export async function createJob(deps: Deps, workspaceId: string, body: unknown, idempotencyKey?: string): Promise<CreateJobResult> {
-  // A used key answers with its job whatever this body says, valid or not (D3).
+  // A used key answers with its job whatever this body says, valid or not (docs/API.md, "Conventions").
   if (idempotencyKey !== undefined) {
     const existing = await jobWithKey(deps, workspaceId, idempotencyKey);
     if (existing) return { job: existing, created: false };

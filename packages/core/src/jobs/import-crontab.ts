@@ -23,7 +23,7 @@ export interface ImportCrontabResult {
 
 const splitLines = (crontab: string) => crontab.replace(/\r?\n$/, '').split(/\r?\n/);
 
-const importSchema = Joi.object({
+export const importSchema = Joi.object({
   crontab: Joi.string()
     .allow('')
     .required()

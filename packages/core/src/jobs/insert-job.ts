@@ -3,6 +3,7 @@ import { columnArrays, columnNames, unnestFrom, type Column } from '../db/column
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { fireKey } from '../executions/create-executions.js';
+import { currentRequestId } from '../logging/log-context.js';
 
 /** A job row as Postgres returns it (pg parses jsonb and timestamptz). */
 interface JobRecord {
@@ -39,6 +40,7 @@ export interface FirstFire {
 interface NewJob {
   job: JobRow;
   fire: FirstFire | null;
+  requestId: string | null;
 }
 
 /** Every column of `jobs`; a test compares this list with the table. */
@@ -72,6 +74,7 @@ const INPUT_COLUMNS: readonly Column<NewJob>[] = [
   { name: 'fire_execution_id', type: 'text', value: (n) => n.fire?.executionId ?? null },
   { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => n.fire?.scheduledFor ?? null },
   { name: 'fire_key', type: 'text', value: (n) => (n.fire ? fireKey(n.job.id, n.fire.scheduledFor) : null) },
+  { name: 'fire_request_id', type: 'text', value: (n) => n.requestId },
 ];
 
 // One statement for any number of new jobs, and for the first execution of those that fire as
@@ -87,9 +90,9 @@ const INSERT_JOBS_SQL = `
     ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
     RETURNING *
   ), fire AS (
-    INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, created_at, updated_at)
+    INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, request_id, created_at, updated_at)
     SELECT i.fire_execution_id, job.workspace_id, job.id, job.name, 'queued', 'schedule', i.fire_scheduled_for, i.fire_key,
-           i.fire_scheduled_for, job.created_at, job.created_at
+           i.fire_scheduled_for, i.fire_request_id, job.created_at, job.created_at
       FROM job JOIN input AS i ON i.id = job.id
      WHERE i.fire_execution_id IS NOT NULL
   )
@@ -148,5 +151,5 @@ const batchers = perPool(
  * decides between concurrent requests), in which case no execution is stored either.
  */
 export function insertJob(pool: SqlPool, job: JobRow, fire: FirstFire | null = null): Promise<JobRow | null> {
-  return batchers(pool).add({ job, fire });
+  return batchers(pool).add({ job, fire, requestId: currentRequestId() ?? null });
 }

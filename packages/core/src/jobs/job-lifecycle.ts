@@ -15,7 +15,7 @@ export async function pauseJob(deps: Deps, workspaceId: string, jobId: string): 
   });
 }
 
-/** paused -> active: next_run_at is recomputed from now, and a recurring grid restarts at now (D4). */
+/** paused -> active: next_run_at is recomputed from now, and a recurring grid restarts at now. */
 export async function resumeJob(deps: Deps, workspaceId: string, jobId: string): Promise<JobRow> {
   const now = deps.clock.now();
   return deps.db.$transaction(async (tx) => {

@@ -2,7 +2,7 @@ import { nextFireAfter, type Schedule } from '../schedules/next-run.js';
 
 /**
  * When an active job next fires, counted from `from`; null when nothing is scheduled
- * (DECISIONS D4: draft, paused, completed, one_time and webhook_trigger jobs).
+ * (draft, paused, completed, one_time and webhook_trigger jobs: docs/JOBS.md, "Fields the service sets").
  */
 export function plannedNextRun(job: { kind: string; state: string; schedule: unknown; scheduleAnchor: Date }, from: Date): Date | null {
   if (job.state !== 'active') return null;

@@ -5,7 +5,7 @@ import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
 import { JOB_KINDS, JOB_STATES } from '@cronsvc/contracts';
 
-const querySchema = Joi.object({
+export const querySchema = Joi.object({
   state: Joi.string().valid(...JOB_STATES),
   kind: Joi.string().valid(...JOB_KINDS),
   name: Joi.string().max(200),

@@ -7,7 +7,7 @@ import { revealWebhookToken } from './webhook-credentials.js';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * The job as the API shows it (SPEC 2.1, DECISIONS D3). A webhook_trigger job shows its trigger
+ * The job as the API shows it (docs/JOBS.md, "A job"). A webhook_trigger job shows its trigger
  * token (decrypted with the configured key) and URL, and whether a shared secret is set.
  */
 export function serializeJob(job: JobRow, config: Pick<Config, 'secretsEncryptionKey' | 'publicBaseUrl'>): Job {

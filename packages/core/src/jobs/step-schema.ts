@@ -4,7 +4,7 @@ import { jsonPathProblem } from '../attempts/json-path.js';
 import { CONTEXT_KEY } from '../templates/step-template.js';
 
 /**
- * The steps of a step-driven job (README "Workflows"). Built from the request schema that the
+ * The steps of a step-driven job (docs/JOBS.md, "Steps"). Built from the request schema that the
  * job schema passes in, so an http step's url, method, headers, timeout and response checks are
  * validated exactly like a request job's (and any hardening of those rules applies to both),
  * without this module importing the job schema back.

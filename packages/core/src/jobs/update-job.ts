@@ -23,7 +23,7 @@ const patchShape = Joi.object(Object.fromEntries(UPDATABLE.map((k) => [k, Joi.an
   'object.min': 'a PATCH must change at least one field',
 });
 
-/** Merges one level deep (DECISIONS D3): inner fields replace, an inner null returns the field to its default. */
+/** Merges one level deep (docs/API.md, "Conventions"): inner fields replace, an inner null returns the field to its default. */
 function mergeObject(current: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const base = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};

@@ -6,7 +6,7 @@ import { decryptValue, DecryptionError, derivedKeys, encryptValue, valuePlace } 
 import { hashToken } from '../ids/ids.js';
 
 /**
- * Credentials of webhook_trigger jobs (README "Webhook triggers"). The trigger token is a bearer
+ * Credentials of webhook_trigger jobs (docs/WORKFLOWS.md, "Webhook triggers"). The trigger token is a bearer
  * credential shown on every read of the job, so it is stored encrypted, with its SHA-256 beside it
  * for lookups: an inbound call is found by the hash of its token under a unique index, never by
  * comparing tokens. The shared secret is write-only: only its HMAC is stored, and checked in

@@ -1,4 +1,5 @@
 import winston from 'winston';
+import { currentRequestId } from './log-context.js';
 
 export type Logger = winston.Logger;
 
@@ -23,11 +24,28 @@ const redact = winston.format((info) => {
   return info;
 });
 
+/** The request id of the scope the entry was written in (log-context.ts), unless the entry names one. */
+const requestId = winston.format((info) => {
+  const id = currentRequestId();
+  if (id !== undefined && info.request_id === undefined) info.request_id = id;
+  return info;
+});
+
+/** Production lines name their fields `time`, `level`, `msg`, `service` and `request_id`, as log shippers expect. */
+const productionFields = winston.format((info) => {
+  info.time = info.timestamp;
+  info.msg = info.message;
+  delete info.timestamp;
+  delete (info as { message?: unknown }).message;
+  return info;
+});
+
 /** `level: 'silent'` drops every entry (tests). */
 export function createLogger(options: { level: string; production: boolean; service: string }): Logger {
   const format = options.production
-    ? winston.format.combine(redact(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json())
+    ? winston.format.combine(requestId(), redact(), winston.format.errors({ stack: true }), winston.format.timestamp(), productionFields(), winston.format.json())
     : winston.format.combine(
+        requestId(),
         redact(),
         winston.format.timestamp(),
         winston.format.errors({ stack: true }),

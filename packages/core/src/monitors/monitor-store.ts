@@ -17,7 +17,7 @@ export async function findMonitor(db: Db | Prisma.TransactionClient, workspaceId
   return monitor;
 }
 
-const querySchema = Joi.object({ state: Joi.string().valid(...MONITOR_STATES), ...pagingKeys });
+export const querySchema = Joi.object({ state: Joi.string().valid(...MONITOR_STATES), ...pagingKeys });
 
 export async function listMonitors(deps: Pick<Deps, 'db'>, workspaceId: string, query: unknown): Promise<Page<MonitorRow>> {
   const q = validate<{ state?: string; limit: number; offset: number }>(querySchema.prefs({ convert: true }), query);

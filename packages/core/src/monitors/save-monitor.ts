@@ -13,12 +13,12 @@ const fields = {
   expected_interval_sec: Joi.number().integer().min(1).max(MAX_SECONDS),
   grace_sec: Joi.number().integer().min(0).max(MAX_SECONDS),
 };
-const createSchema = Joi.object({
+export const createSchema = Joi.object({
   name: fields.name.required(),
   expected_interval_sec: fields.expected_interval_sec.required(),
   grace_sec: fields.grace_sec.default(0),
 });
-const patchSchema = Joi.object(fields).min(1).messages({ 'object.min': 'a PATCH must change at least one field' });
+export const patchSchema = Joi.object(fields).min(1).messages({ 'object.min': 'a PATCH must change at least one field' });
 
 interface MonitorInput {
   name: string;

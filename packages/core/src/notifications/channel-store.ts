@@ -11,7 +11,7 @@ import { decryptCredentials } from './channel-credentials.js';
 
 export type ChannelRow = NotificationChannel;
 
-/** Channels per workspace (README, Notifications). */
+/** Channels per workspace (docs/NOTIFICATIONS.md, "Channels"). */
 export const MAX_CHANNELS_PER_WORKSPACE = 25;
 
 export async function findChannel(db: Db | Prisma.TransactionClient, workspaceId: string, id: string): Promise<ChannelRow> {

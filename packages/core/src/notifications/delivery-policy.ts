@@ -1,4 +1,4 @@
-/** Attempts of one round of a delivery (README, Deliveries); a retry of a failed delivery starts a new round. */
+/** Attempts of one round of a delivery (docs/NOTIFICATIONS.md, "Deliveries"); a retry of a failed delivery starts a new round. */
 export const DELIVERY_ATTEMPTS = 5;
 
 /** A Retry-After longer than this is taken as this: a receiver cannot park a delivery for days. */

@@ -1,4 +1,4 @@
-/** The execution event payload (SPEC 6.1), sent to callbacks and webhook channels. */
+/** The execution event payload (docs/NOTIFICATIONS.md), sent to callbacks and webhook channels. */
 export interface ExecutionEvent {
   event: string;
   job: { id: string; name: string };

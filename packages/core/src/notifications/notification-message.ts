@@ -1,7 +1,7 @@
 import type { ExecutionEvent } from './execution-event.js';
 import type { RuleEvent } from '@cronsvc/contracts';
 
-/** The approval event (README, Notifications), as a workflow's approval step writes it to the outbox. */
+/** The approval event (docs/NOTIFICATIONS.md), as a workflow's approval step writes it to the outbox. */
 export interface ApprovalEvent {
   event: string;
   job: { id: string; name: string };
@@ -18,7 +18,7 @@ export interface ApprovalEvent {
   timestamp: string;
 }
 
-/** The monitor event (README, Notifications). */
+/** The monitor event (docs/NOTIFICATIONS.md). */
 export interface MonitorEvent {
   event: string;
   monitor: { id: string; name: string; expected_interval_sec: number; last_ping_at: string | null };

@@ -11,7 +11,7 @@ import { validate } from '../validation/validate.js';
 /** What a rule hangs on: a job (execution and approval events) or a monitor (down and recovery). */
 export type RuleOwner = { kind: 'job'; id: string } | { kind: 'monitor'; id: string };
 
-const schemas = {
+export const schemas = {
   job: Joi.object({ channel_id: Joi.string().max(100).required(), event: Joi.string().valid(...JOB_RULE_EVENTS).required() }),
   monitor: Joi.object({ channel_id: Joi.string().max(100).required(), event: Joi.string().valid(...MONITOR_RULE_EVENTS).required() }),
 };

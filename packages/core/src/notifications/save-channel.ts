@@ -14,13 +14,13 @@ import { CHANNEL_ADAPTERS, type ChannelAdapter, type ChannelConfig } from './ada
 import { credentialReferences, decryptCredentials, encryptCredentials, secretNamesOf, splitConfig, type ChannelOwner } from './channel-credentials.js';
 import { findChannel, MAX_CHANNELS_PER_WORKSPACE, type ChannelRow } from './channel-store.js';
 
-const createSchema = Joi.object({
+export const createSchema = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),
   type: Joi.string().valid(...CHANNEL_TYPES).required(),
   config: Joi.object().required(),
 });
 
-const patchSchema = Joi.object({
+export const patchSchema = Joi.object({
   name: Joi.string().trim().min(1).max(200),
   type: Joi.string().valid(...CHANNEL_TYPES),
   config: Joi.object(),

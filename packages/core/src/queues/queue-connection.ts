@@ -1,5 +1,5 @@
 import { createPostgresBackend, Queue, runMigrations, Worker, type Processor, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 
 /**
@@ -7,7 +7,7 @@ import pg from 'pg';
  * database (docs/adr/008-queues-on-postgres.md). Producers and workers take one of these and
  * never look inside, so the apps do not depend on the choice.
  */
-export type QueueConnection = { backend: 'redis'; redis: Redis; prefix: string } | { backend: 'postgres'; pool: pg.Pool };
+export type QueueConnection = { backend: 'redis'; redis: Redis | Cluster; prefix: string } | { backend: 'postgres'; pool: pg.Pool };
 
 /** The schema BullMQ's PostgreSQL backend lives in, beside the service's tables in `public`. */
 export const QUEUE_SCHEMA = 'bullmq';

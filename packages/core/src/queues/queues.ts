@@ -1,4 +1,4 @@
-import type { JobsOptions, Queue } from 'bullmq';
+import type { Job, JobsOptions, KeepJobs, Queue } from 'bullmq';
 import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload } from './catalog.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { openQueue, type QueueConnection } from './queue-connection.js';
@@ -19,18 +19,56 @@ export interface DeliveryEnqueue {
 export interface Queues {
   enqueueExecutions(items: ExecutionEnqueue[]): Promise<void>;
   enqueueDeliveries(items: DeliveryEnqueue[]): Promise<void>;
+  /**
+   * The reconcilers' adds: like the enqueues, except that a failed queue job kept under the same
+   * id (for the dashboard) is replaced instead of making the add a no-op.
+   */
+  requeueExecutions(items: ExecutionEnqueue[]): Promise<void>;
+  requeueDeliveries(items: DeliveryEnqueue[]): Promise<void>;
   /** Takes these executions' queued attempts off the queue (parked). */
   cancelExecutions(items: { executionId: string; attempt: number }[]): Promise<void>;
   /** Moves these executions' queued attempts, if delayed, to run now (a concurrency slot freed). */
   wakeExecutions(items: { executionId: string; attempt: number }[]): Promise<void>;
+  /**
+   * How many queue jobs each queue holds per state; it fails, within the producer's bound, when
+   * the queue store does not answer (readiness and the metrics ask).
+   */
+  jobCounts(): Promise<QueueJobCounts[]>;
   /** The BullMQ queues themselves, for the admin dashboard only. */
   dashboardQueues(): Queue[];
   close(): Promise<void>;
 }
 
-// Finished queue jobs are dropped at once: Postgres keeps the record, and a removed id can
-// be queued again when an execution has to be re-run after the queue lost it.
-const baseOptions: JobsOptions = { removeOnComplete: true, removeOnFail: true };
+export const COUNTED_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+export interface QueueJobCounts {
+  queue: string;
+  counts: Record<(typeof COUNTED_STATES)[number], number>;
+}
+
+/**
+ * Finished queue jobs kept for the dashboard, bounded by count and age. A job id is its attempt
+ * (executionJobId), and BullMQ ignores an add whose id it still holds, so a kept job must never
+ * stand in the way of its attempt being queued again: a completed one is kept only when its
+ * handler says the attempt is done for good (keepCompleted), and a failed one is replaced by
+ * the reconcilers' adds (requeueExecutions).
+ */
+export const KEEP_COMPLETED: KeepJobs = { age: 3_600, count: 1_000 };
+export const KEEP_FAILED: KeepJobs = { age: 24 * 3_600, count: 1_000 };
+
+// Completed queue jobs are dropped at once unless their handler keeps them: Postgres keeps the
+// record, and a removed id can be queued again (a held attempt handed back, a parked execution
+// resumed, one the queue lost).
+const baseOptions: JobsOptions = { removeOnComplete: true, removeOnFail: KEEP_FAILED };
+
+/**
+ * Called by a handler whose queue job's attempt is recorded (it will never be queued under this
+ * id again): the job is kept among the completed ones for a while. BullMQ reads the job's
+ * options when it moves it to completed, after the handler returns.
+ */
+export function keepCompleted(job: Job): void {
+  job.opts.removeOnComplete = KEEP_COMPLETED;
+}
 
 export class QueueUnavailableError extends Error {}
 
@@ -93,39 +131,43 @@ export function createQueues(
   for (const queue of [executions, deliveries]) queue.on('error', (error) => options.onError?.(error));
   const addExecutions = batchedAdds(executions as Queue, connection.backend);
   const addDeliveries = batchedAdds(deliveries as Queue, connection.backend);
+  // Delays count from the moment of the call, however long the add waits for its batch.
+  const executionAdd = (t: number) => (item: ExecutionEnqueue): QueueAdd => ({
+    name: catalog.execution.job,
+    data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
+    opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t - early) },
+  });
+  const deliveryAdd = (t: number) => (item: DeliveryEnqueue): QueueAdd => ({
+    name: catalog.delivery.job,
+    data: { deliveryId: item.deliveryId, attempt: item.attempt },
+    opts: { ...baseOptions, jobId: deliveryJobId(item.deliveryId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t) },
+  });
+  const add = async (adder: GroupCommit<QueueAdd, void>, adds: QueueAdd[]) => {
+    if (adds.length > 0) await bounded(Promise.all(adds.map((a) => adder.add(a))), timeoutMs);
+  };
+  // Failures are rare (a store down, a bug): when the queue holds none, this costs one count.
+  const replacingFailed = async (queue: Queue, adds: QueueAdd[]) => {
+    if (adds.length === 0 || (await bounded(queue.getFailedCount(), timeoutMs)) === 0) return;
+    const failed = new Set(await bounded(queue.getRanges(['failed'], 0, -1), timeoutMs));
+    const stale = adds.map((a) => a.opts.jobId as string).filter((id) => failed.has(id));
+    await bounded(Promise.all(stale.map((id) => queue.remove(id))), timeoutMs);
+  };
   return {
     async enqueueExecutions(items) {
-      if (items.length === 0) return;
-      // Delays count from the moment of the call, however long the add waits for its batch.
-      const t = now();
-      await bounded(
-        Promise.all(
-          items.map((item) =>
-            addExecutions.add({
-              name: catalog.execution.job,
-              data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
-              opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t - early) },
-            }),
-          ),
-        ),
-        timeoutMs,
-      );
+      await add(addExecutions, items.map(executionAdd(now())));
     },
     async enqueueDeliveries(items) {
-      if (items.length === 0) return;
-      const t = now();
-      await bounded(
-        Promise.all(
-          items.map((item) =>
-            addDeliveries.add({
-              name: catalog.delivery.job,
-              data: { deliveryId: item.deliveryId, attempt: item.attempt },
-              opts: { ...baseOptions, jobId: deliveryJobId(item.deliveryId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t) },
-            }),
-          ),
-        ),
-        timeoutMs,
-      );
+      await add(addDeliveries, items.map(deliveryAdd(now())));
+    },
+    async requeueExecutions(items) {
+      const adds = items.map(executionAdd(now()));
+      await replacingFailed(executions as Queue, adds);
+      await add(addExecutions, adds);
+    },
+    async requeueDeliveries(items) {
+      const adds = items.map(deliveryAdd(now()));
+      await replacingFailed(deliveries as Queue, adds);
+      await add(addDeliveries, adds);
     },
     async cancelExecutions(items) {
       // remove() refuses a job a worker holds; that worker then finds the execution parked.
@@ -142,6 +184,11 @@ export function createQueues(
         ),
         timeoutMs,
       );
+    },
+    async jobCounts() {
+      const queues = [executions, deliveries] as Queue[];
+      const all = await bounded(Promise.all(queues.map((q) => q.getJobCounts(...COUNTED_STATES))), timeoutMs);
+      return queues.map((q, i) => ({ queue: q.name, counts: Object.fromEntries(COUNTED_STATES.map((s) => [s, all[i][s] ?? 0])) as QueueJobCounts['counts'] }));
     },
     dashboardQueues() {
       return [executions, deliveries] as Queue[];

@@ -1,7 +1,8 @@
 import { createSecret } from '../secrets/create-secret.js';
 import { deleteSecret } from '../secrets/delete-secret.js';
 import type { RequestSpec } from '@cronsvc/contracts';
-import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { useWorkspace } from '../../test/factories.js';
+import type { TestContext } from '../../test/test-context.js';
 import { newExecutionVariables } from '../executions/execution-variables.js';
 import { prepareRequest } from './prepare-request.js';
 
@@ -9,15 +10,13 @@ let ctx: TestContext;
 let workspaceId: string;
 let otherWorkspaceId: string;
 
+const w = useWorkspace({ name: 'a', second: 'b' });
 beforeAll(async () => {
-  ctx = await createTestContext();
-  workspaceId = (await ctx.workspace('a')).id;
-  otherWorkspaceId = (await ctx.workspace('b')).id;
+  ({ ctx, workspaceId, second: { id: otherWorkspaceId } } = w);
   await createSecret(ctx.runtime, workspaceId, { name: 'API_KEY', value: 'sk_live_"quoted"' });
   await createSecret(ctx.runtime, workspaceId, { name: 'UNUSED', value: 'never-loaded' });
   await createSecret(ctx.runtime, otherWorkspaceId, { name: 'OTHERS', value: 'not-yours' });
 });
-afterAll(() => ctx.close());
 
 const variables = { timestamp: '2030-01-02T03:04:05.678Z', uuid: '123e4567-e89b-42d3-a456-426614174000' };
 const spec = (over: Partial<RequestSpec>): RequestSpec => ({

@@ -2,6 +2,7 @@ import type { AttemptVerdict } from '../attempts/decide-attempt.js';
 import { renderOutput } from '../attempts/output-template.js';
 import { MAX_UNRECORDED_CLAIMS, type ClaimedExecution } from '../executions/claim-attempt.js';
 import { recordAttempt, type AttemptRecord, type Recorded } from '../executions/record-attempt.js';
+import { observeRecording } from '../metrics/observe.js';
 import { DecryptionError } from '../secrets/crypto.js';
 import { afterCommit, wakeWaitingSiblings } from './after-commit.js';
 import { prepareRequest } from './prepare-request.js';
@@ -40,25 +41,32 @@ async function attemptRequest(deps: RunnerDeps, exe: ClaimedExecution, number: n
   };
 }
 
-/** Records the attempt; one whose outcome PostgreSQL refuses is recorded as failed without it, at once. */
-async function recordOrFail(deps: RunnerDeps, exe: ClaimedExecution, number: number, startedAt: Date, record: AttemptRecord): Promise<Recorded> {
+/**
+ * Records the attempt; one whose outcome PostgreSQL refuses is recorded as failed without it, at
+ * once. Answers what was stored.
+ */
+async function recordOrFail(deps: RunnerDeps, exe: ClaimedExecution, number: number, startedAt: Date, record: AttemptRecord): Promise<{ recorded: Recorded; stored: AttemptRecord }> {
   try {
-    return await recordAttempt(deps, exe, number, startedAt, record);
+    return { recorded: await recordAttempt(deps, exe, number, startedAt, record), stored: record };
   } catch (error) {
     if (!isUnstorable(error)) throw error;
     deps.logger.warn('attempt outcome could not be stored; the execution ends failed', { executionId: exe.id, attempt: number, error: (error as Error).message });
-    return recordAttempt(deps, exe, number, startedAt, withoutResponse(unstorableVerdict(error), record.latencyMs));
+    const stored = withoutResponse(unstorableVerdict(error), record.latencyMs);
+    return { recorded: await recordAttempt(deps, exe, number, startedAt, stored), stored };
   }
 }
 
 /** Records the attempt, then queues what follows: the next attempt, or wake-ups of held-back siblings. */
 async function recordRequestAttempt(deps: RunnerDeps, exe: ClaimedExecution, number: number, startedAt: Date, record: AttemptRecord): Promise<RunOutcome> {
-  const recorded = await recordOrFail(deps, exe, number, startedAt, record);
+  const { recorded, stored } = await recordOrFail(deps, exe, number, startedAt, record);
   if (!recorded.recorded) {
     // This worker's claim was taken over (it stalled past its lease) or the attempt was recorded already.
     deps.logger.warn('attempt not recorded: the execution was taken over by another worker', { executionId: exe.id, attempt: number });
     return { skip: `attempt ${number} was recorded by another worker` };
   }
+  const { verdict } = stored;
+  const end = verdict.outcome === 'retry' ? null : { status: verdict.outcome, errorClass: verdict.errorClass };
+  observeRecording(deps.logger, exe, { number, startedAt, status: verdict.status, latencyMs: stored.latencyMs }, end, number === 1);
   // A finished execution's callback and notifications leave through the outbox event recorded with it.
   const next = recorded.nextAttemptAt;
   await afterCommit(deps, exe.id, [
@@ -67,9 +75,9 @@ async function recordRequestAttempt(deps: RunnerDeps, exe: ClaimedExecution, num
   ]);
   // winston formats an entry before it looks at the level: ~20 us an attempt when debug is off.
   if (deps.logger.isLevelEnabled('debug')) {
-    deps.logger.debug('attempt recorded', { executionId: exe.id, jobId: exe.jobId, attempt: number, outcome: record.verdict.outcome });
+    deps.logger.debug('attempt recorded', { executionId: exe.id, jobId: exe.jobId, attempt: number, outcome: verdict.outcome });
   }
-  return { done: recorded.parked ? 'parked' : record.verdict.outcome, executionId: exe.id };
+  return { done: recorded.parked ? 'parked' : verdict.outcome, executionId: exe.id };
 }
 
 /** Request jobs (recurring, cron, scheduled, one_time): one attempt per turn. */

@@ -1,6 +1,7 @@
 import type { JobKind } from '@cronsvc/contracts';
 import { claimAttempt } from '../executions/claim-attempt.js';
 import { newExecutionVariables } from '../executions/execution-variables.js';
+import { setRequestIdInScope } from '../logging/log-context.js';
 import { requestRunner } from './request-runner.js';
 import type { Runner, RunnerDeps, RunOutcome } from './runner.js';
 import { stepRunner } from './step-runner.js';
@@ -26,6 +27,7 @@ export async function runAttempt(deps: RunnerDeps, executionId: string): Promise
     const now = deps.clock.now();
     const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
     if (!('claimed' in claim)) return claim;
+    setRequestIdInScope(claim.claimed.requestId);
     const runner = RUNNERS[claim.claimed.jobKind as JobKind];
     return { turn: await runner.run(deps, claim.claimed) };
   });

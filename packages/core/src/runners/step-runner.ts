@@ -1,5 +1,6 @@
 import type { HttpStep } from '@cronsvc/contracts';
 import { MAX_UNRECORDED_CLAIMS, type ClaimedExecution } from '../executions/claim-attempt.js';
+import { observeRecording } from '../metrics/observe.js';
 import { loadRun, type Run } from '../workflows/load-run.js';
 import { ContextLimitError, recordTurn, type Recorded } from '../workflows/record-turn.js';
 import { afterCommit, wakeWaitingSiblings } from './after-commit.js';
@@ -71,6 +72,8 @@ async function carryOn(deps: RunnerDeps, exe: ClaimedExecution, run: Run, first:
   for (;;) {
     const { plan, recorded } = await record(deps, run, move);
     if (!recorded.recorded) return { skip: `turn ${run.turn} was recorded by another worker` };
+    const { attempt, state } = plan.rec;
+    observeRecording(deps.logger, exe, attempt ?? null, state.status === 'final' ? state.final : null, run.turn === 1 && attempt?.number === 1);
     if (plan.next && recorded.status === 'running') {
       Object.assign(run, { turn: run.turn + 1, index: plan.next.index, context: plan.next.context, current: null, stepsToStore: null, dueAt: new Date(0) });
       // Each later request of the turn takes a slot of its own, as a queue job would.

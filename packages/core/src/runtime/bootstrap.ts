@@ -1,58 +1,20 @@
-import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { EMBEDDED_DATABASE, type Config } from '../config/config.js';
-import { createDatabase, createDb } from '../db/client.js';
-import { applyMigrations, ensureDatabase } from '../db/migrate.js';
+import type { Config } from '../config/config.js';
+import { createDatabase } from '../db/client.js';
 import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
-import { createLogger, type Logger } from '../logging/logger.js';
-import { applyQueueSchema, createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
-import { upgradeStoredValues } from '../secrets/upgrade-stored-values.js';
+import type { Logger } from '../logging/logger.js';
+import { createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
 import { createQueues } from '../queues/queues.js';
-import { ensureBootstrapWorkspace } from '../workspaces/workspaces.js';
 import { systemClock, type Deps } from '../deps/deps.js';
-import { createRedis } from './redis.js';
+import { assertResolved } from './prepare-database.js';
+import { createRedis, type RedisClient } from './redis.js';
 
 export interface Runtime extends Deps {
   /** Redis of the queue producers; undefined when the queues are on PostgreSQL. */
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   /** Opens the connection a queue worker waits on (Redis or PostgreSQL, as configured); closed by close(). */
   workerConnection(): QueueConnection;
   close(): Promise<void>;
-}
-
-export function serviceLogger(config: Config, service: string): Logger {
-  return createLogger({ level: config.logLevel, production: config.nodeEnv === 'production', service });
-}
-
-function assertResolved(config: Config): void {
-  if (config.databaseUrl === EMBEDDED_DATABASE || config.queueBackend === 'auto') {
-    throw new Error('resolveStores() must decide the database and the queue backend before this');
-  }
-}
-
-/**
- * Creates the database if missing, applies migrations (and BullMQ's schema when the queues are
- * on PostgreSQL), rewrites stored values of an older form, and applies the bootstrap token.
- */
-export async function prepareDatabase(config: Config, logger: Logger): Promise<void> {
-  assertResolved(config);
-  await ensureDatabase(config.databaseUrl);
-  const applied = await applyMigrations(config.databaseUrl);
-  if (applied.length > 0) logger.info('migrations applied', { applied });
-  const upgraded = await upgradeStoredValues(config.databaseUrl, config.secretsEncryptionKey);
-  if (Object.keys(upgraded.rewritten).length > 0) logger.info('stored values re-encrypted (enc2)', { rewritten: upgraded.rewritten });
-  if (Object.keys(upgraded.unreadable).length > 0) {
-    logger.warn('stored values that do not open with SECRETS_ENCRYPTION_KEY were left as they are', { unreadable: upgraded.unreadable });
-  }
-  if (config.queueBackend === 'postgres') await applyQueueSchema(config.databaseUrl);
-  if (config.bootstrapApiToken) {
-    const db = createDb(config.databaseUrl, { max: 1 });
-    try {
-      await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken);
-    } finally {
-      await db.$disconnect();
-    }
-  }
 }
 
 // Connections a queue worker's pool may use on PostgreSQL: its claims and completions are one
@@ -61,8 +23,10 @@ const WORKER_QUEUE_POOL = 8;
 
 export function createRuntime(config: Config, logger: Logger, options: { dbPoolSize?: number; queuePoolSize?: number } = {}): Runtime {
   assertResolved(config);
-  const { db, pool } = createDatabase(config.databaseUrl, { max: options.dbPoolSize ?? 10, settings: jobQuotaConnectionOption(config.maxJobsPerWorkspace) });
-  const redisConnections: Redis[] = [];
+  // DATABASE_POOL_SIZE, when set, sizes every process's pool; otherwise each app's default.
+  const max = config.databasePoolSize ?? options.dbPoolSize ?? 10;
+  const { db, pool } = createDatabase(config.databaseUrl, { max, settings: jobQuotaConnectionOption(config.maxJobsPerWorkspace) });
+  const redisConnections: RedisClient[] = [];
   const queuePools: pg.Pool[] = [];
   const onRedisError = (error: Error) => logger.warn('redis error', { error: error.message });
   const connect = (role: 'worker' | 'producer'): QueueConnection => {
@@ -71,7 +35,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
       queuePools.push(queuePool);
       return { backend: 'postgres', pool: queuePool };
     }
-    const redis = createRedis(config.redisUrl, role);
+    const redis = createRedis(config, role);
     redis.on('error', onRedisError);
     redisConnections.push(redis);
     return { backend: 'redis', redis, prefix: config.redisPrefix };

@@ -1,9 +1,9 @@
 import { createConnection } from 'node:net';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ConfigError, EMBEDDED_DATABASE, type Config, type QueueBackendName } from '../config/config.js';
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded-postgres.js';
 import type { Logger } from '../logging/logger.js';
+import { createRedis } from './redis.js';
 
 /** A database or Redis the configuration names cannot be reached at start-up (exit code 78). */
 export class StoreUnavailableError extends ConfigError {}
@@ -30,6 +30,14 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** Which Redis the configuration names, for the start-up line. */
+function redisDescription(config: Config): string {
+  if (config.redisSentinels.length > 0) {
+    return `Redis master ${config.redisSentinelMaster} through the Sentinels ${config.redisSentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
+  }
+  return `${config.redisCluster ? 'Redis Cluster' : 'Redis'} at ${redactUrl(config.redisUrl)}, key prefix ${config.redisPrefix}`;
+}
+
 /** Whether anything accepts a TCP connection at the URL's host and port. */
 function listening(url: string, defaultPort: number, timeoutMs = 1_000): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -46,34 +54,38 @@ function listening(url: string, defaultPort: number, timeoutMs = 1_000): Promise
 }
 
 async function checkPostgres(url: string, advice: string): Promise<void> {
-  const server = new URL(url);
-  server.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: server.toString(), connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (error) {
+    // 3D000: the server answered and the database does not exist yet; start-up creates it.
+    if ((error as { code?: string }).code === '3D000') return;
     throw new StoreUnavailableError(`DATABASE_URL: cannot connect to ${redactUrl(url)} (${(error as Error).message}). ${advice}`);
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
-async function checkRedis(url: string, advice: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000, enableOfflineQueue: false });
-  redis.on('error', () => undefined);
+async function checkRedis(config: Config, advice: string): Promise<void> {
+  const redis = createRedis(config, 'probe');
+  // What went wrong first (a refused password, say): the connection then only reports it closed.
+  let cause: Error | undefined;
+  redis.on('error', (error: Error) => (cause ??= error));
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new StoreUnavailableError(`REDIS_URL: cannot connect to ${redactUrl(url)} (${(error as Error).message}). ${advice}`);
+    const reason = (cause ?? (error as Error)).message;
+    const via = config.redisSentinels.length > 0 ? ` through the Sentinels ${config.redisSentinels.map((s) => `${s.host}:${s.port}`).join(',')}` : '';
+    throw new StoreUnavailableError(`REDIS_URL: cannot connect to ${redactUrl(config.redisUrl)}${via} (${reason}). ${advice}`);
   } finally {
     redis.disconnect();
   }
 }
 
 /**
- * Decides where the data and the queues live, as the configuration table of the README
+ * Decides where the data and the queues live, as the configuration table of docs/CONFIGURATION.md
  * describes: an unset DATABASE_URL falls back to the embedded PostgreSQL when nothing answers
  * at the default address, and unset QUEUE_BACKEND and REDIS_URL fall back to BullMQ's
  * PostgreSQL backend when no Redis answers at the default address, except with
@@ -111,7 +123,7 @@ export async function resolveStores(config: Config, logger: Logger): Promise<Sto
     queueBackend = config.queueBackend === 'auto' ? (production || (await listening(config.redisUrl, 6379)) ? 'redis' : 'postgres') : config.queueBackend;
     if (queueBackend === 'redis') {
       await checkRedis(
-        config.redisUrl,
+        config,
         production
           ? 'Set REDIS_URL to a reachable Redis, or QUEUE_BACKEND=postgres to keep the queues in PostgreSQL (with NODE_ENV=production they never move there by themselves).'
           : 'Set REDIS_URL to a reachable Redis, or QUEUE_BACKEND=postgres to keep the queues in PostgreSQL.',
@@ -126,7 +138,7 @@ export async function resolveStores(config: Config, logger: Logger): Promise<Sto
       ? `database: embedded PostgreSQL on 127.0.0.1:${embedded.port}, data in ${embedded.dir} (set DATABASE_URL to use a server of your own)`
       : `database: ${redactUrl(databaseUrl)}${config.databaseUrlSet ? '' : ' (the default; set DATABASE_URL to use another)'}`,
     queueBackend === 'redis'
-      ? `queues: Redis at ${redactUrl(config.redisUrl)} (QUEUE_BACKEND=postgres keeps them in PostgreSQL instead)`
+      ? `queues: ${redisDescription(config)} (QUEUE_BACKEND=postgres keeps them in PostgreSQL instead)`
       : `queues: PostgreSQL, BullMQ's PostgreSQL backend in the service's database (set REDIS_URL or QUEUE_BACKEND=redis to use Redis)`,
   ];
   return { config: Object.freeze({ ...config, databaseUrl, queueBackend }), embedded, lines, stop: stopEmbedded };

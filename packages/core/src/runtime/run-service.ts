@@ -1,52 +1,35 @@
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import type { Logger } from '../logging/logger.js';
-import { createRuntime, prepareDatabase, serviceLogger, type Runtime } from './bootstrap.js';
-import { resolveStores, type Stores } from './resolve-stores.js';
+import type { Config } from '../config/config.js';
+import { markProcess } from '../metrics/families.js';
+import { createRuntime, type Runtime } from './bootstrap.js';
+import { startHealthServer } from './health-server.js';
+import { startHeartbeat, type WorkerKind } from './heartbeat.js';
+import { operatorEndpoints } from './operator-endpoints.js';
+import { announce } from './startup-lines.js';
+import { startUp } from './start-up.js';
 
 export interface Service {
   stop(): Promise<void>;
 }
 
-/** Set by the supervisor (`npm start`) for its children, which then leave the start-up lines to it. */
-export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
-
-/** Reports a configuration problem and exits 78 (EX_CONFIG); other errors propagate. */
-export function exitOnConfigError(error: unknown): never {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(78);
-  }
-  throw error;
-}
-
 /**
- * What every process does before it starts an app: validate the configuration, find (or start)
- * the database and the queue store, say which, and create/migrate the database. Exits 78 on a
- * configuration problem or an unreachable store, 1 when the migration fails.
+ * What a worker process adds to its work: its heartbeat, and, started alone with HEALTH_PORT,
+ * /healthz, /readyz and /metrics on that port. stop() removes both.
  */
-export async function startUp(name: string): Promise<{ config: Config; logger: Logger; stores: Stores }> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    exitOnConfigError(error);
-  }
-  const logger = serviceLogger(config, name);
-  let stores: Stores;
-  try {
-    stores = await resolveStores(config, logger);
-  } catch (error) {
-    exitOnConfigError(error);
-  }
-  for (const line of stores.lines) logger.log(process.env[SUPERVISED_ENV] ? 'debug' : 'info', line);
-  try {
-    await prepareDatabase(stores.config, logger);
-  } catch (error) {
-    logger.error('database preparation failed', { error: (error as Error).message });
-    await stores.stop();
-    process.exit(1);
-  }
-  return { config: stores.config, logger, stores };
+async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ healthPort?: number; stop(): Promise<void> }> {
+  const { config, logger } = runtime;
+  const heartbeat = await startHeartbeat(runtime, kind, config.supervisor);
+  // Also what answers a supervisor's requests for this process's metrics.
+  const endpoints = operatorEndpoints(runtime, { scope: { workerId: heartbeat.workerId, kind }, serviceGauges: false });
+  // Under a supervisor the API answers for every process, and children would share one port.
+  const wantsPort = config.healthPort !== undefined && config.supervisor === undefined;
+  const server = wantsPort ? await startHealthServer(endpoints, config.healthPort!, logger) : null;
+  return {
+    healthPort: server?.port,
+    async stop() {
+      await server?.close();
+      await heartbeat.stop();
+    },
+  };
 }
 
 /**
@@ -54,10 +37,13 @@ export async function startUp(name: string): Promise<{ config: Config; logger: L
  * (finishing work in flight) before closing connections and, if this process started it, the
  * embedded PostgreSQL. A second signal exits at once.
  */
-export async function runService(name: string, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
+export async function runService(name: 'api' | WorkerKind, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
   const { config, logger, stores } = await startUp(name);
   const runtime = createRuntime(config, logger, { dbPoolSize: options.dbPoolSize?.(config) });
   const service = await start(runtime);
+  const signals = name === 'api' ? null : await workerSignals(runtime, name);
+  markProcess(name);
+  announce(logger, config, name, signals?.healthPort);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(130);
@@ -65,6 +51,7 @@ export async function runService(name: string, start: (runtime: Runtime) => Prom
     logger.info('stopping', { signal });
     try {
       await service.stop();
+      await signals?.stop();
       await runtime.close();
       await stores.stop();
       process.exit(0);

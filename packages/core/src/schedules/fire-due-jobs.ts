@@ -17,7 +17,7 @@ interface DueJob {
 
 /**
  * The fire of a due job and the job's next run. A slot already in the past fires once as
- * the catch-up for everything missed, and the job continues at its first slot after now (D4).
+ * the catch-up for everything missed, and the job continues at its first slot after now (docs/JOBS.md, "Schedules").
  */
 export function planFire(job: DueJob, now: Date): { scheduledFor: Date; nextRunAt: Date | null } {
   const scheduledFor = job.next_run_at;

@@ -1,5 +1,5 @@
 /**
- * Recurring jobs fire on a fixed grid anchor + k * N minutes, k >= 1 (DECISIONS D4), so a
+ * Recurring jobs fire on a fixed grid anchor + k * N minutes, k >= 1 (docs/JOBS.md, "Schedules"), so a
  * late run never shifts the ones after it. Returns the first grid point strictly after `after`.
  */
 export function nextRecurringFire(anchor: Date, everyNMinutes: number, after: Date): Date {

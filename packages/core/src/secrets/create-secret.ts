@@ -9,7 +9,7 @@ import { encryptValue, valuePlace } from './crypto.js';
 import { secretValueSchema } from './secret-value.js';
 import type { SecretRow } from './serialize-secret.js';
 
-const createSecretSchema = Joi.object({
+export const createSecretSchema = Joi.object({
   name: Joi.string().pattern(SECRET_NAME_PATTERN).required().messages({
     'string.pattern.base': 'must start with a letter or underscore and contain only letters, digits and underscores (at most 64)',
   }),

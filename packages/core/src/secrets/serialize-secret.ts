@@ -3,7 +3,7 @@ import type { Secret as SecretRecord } from '../db/generated/client.js';
 
 export type SecretRow = SecretRecord;
 
-/** The secret as the API shows it (DECISIONS D5): never its value, not even encrypted. */
+/** The secret as the API shows it (docs/JOBS.md, "Secrets"): never its value, not even encrypted. */
 export function serializeSecret(secret: SecretRow): Secret {
   return {
     id: secret.id,

@@ -8,7 +8,7 @@ import { secretValueSchema } from './secret-value.js';
 import type { SecretRow } from './serialize-secret.js';
 
 // Only the value changes: jobs and channels refer to a secret by name, so a rename would break them.
-const updateSecretSchema = Joi.object({ value: secretValueSchema.required() }).required();
+export const updateSecretSchema = Joi.object({ value: secretValueSchema.required() }).required();
 
 export async function updateSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, id: string, body: unknown): Promise<SecretRow> {
   const input = validate<{ value: string }>(updateSecretSchema, body);

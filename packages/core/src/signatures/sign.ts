@@ -15,7 +15,7 @@ function v1(key: Buffer, content: string): string {
 }
 
 /**
- * Standard Webhooks headers (DECISIONS D5) for one request. `body` must be the exact string
+ * Standard Webhooks headers (docs/SECURITY.md, "Verifying signatures") for one request. `body` must be the exact string
  * sent ('' for none): the signature covers raw bytes, so re-serialising would break it.
  */
 export function signatureHeaders(keys: SigningKeys, messageId: string, timestampSeconds: number, body: string): Record<string, string> {

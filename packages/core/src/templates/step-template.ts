@@ -1,5 +1,5 @@
 /**
- * Placeholders of step-driven jobs (README "Workflows"): the request-job variables plus the roots
+ * Placeholders of step-driven jobs (docs/WORKFLOWS.md): the request-job variables plus the roots
  * `context` (the run's context) and `trigger` (the inbound request of a webhook_trigger job).
  * Finding them in steps with the path an error should name, and rendering them. Pure functions.
  */

@@ -1,5 +1,5 @@
 /**
- * `{{...}}` placeholders of request-based jobs (SPEC 2.3, DECISIONS D5): finding them in a job's
+ * `{{...}}` placeholders of request-based jobs (docs/JOBS.md, "Variables and secrets"): finding them in a job's
  * request, naming the unknown ones, and rendering them. Pure functions, no I/O.
  */
 import { SECRET_NAME_PATTERN } from '@cronsvc/contracts';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { insertEvent } from '../notifications/insert-event.js';
 
-/** The `approval.required` event (SPEC 6, approval event). */
+/** The `approval.required` event (docs/NOTIFICATIONS.md, "Rules and events"). */
 export interface ApprovalRequiredEvent {
   event: 'approval.required';
   job: { id: string; name: string };

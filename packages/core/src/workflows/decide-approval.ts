@@ -6,7 +6,7 @@ import { settleWait } from '../executions/settle-wait.js';
 import { storableValue } from '../validation/storable-text.js';
 
 /**
- * POST /v1/approvals/:token/approve|reject (DECISIONS D7): the first decision counts and queues
+ * POST /v1/approvals/:token/approve|reject (docs/WORKFLOWS.md, "Approvals"): the first decision counts and queues
  * the run; a token already decided (or expired) answers 409 already_decided, an unknown one 404.
  */
 export async function decideApproval(

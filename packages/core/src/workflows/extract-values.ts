@@ -4,7 +4,7 @@ import type { ContextChanges } from './job-context.js';
 import type { Step } from '@cronsvc/contracts';
 
 /**
- * A step's `extract` and `extract_to_context` (README "Workflows"), evaluated on the step's
+ * A step's `extract` and `extract_to_context` (docs/WORKFLOWS.md), evaluated on the step's
  * document: an http step's response body parsed as JSON, a wait's posted payload, an approval's
  * decision. Pure: the caller stores the result.
  */

@@ -4,7 +4,7 @@ import { MAX_REQUEST_JSON_DEPTH, requestTooDeep, textNestedDeeperThan } from '..
 import { storableValue } from '../validation/storable-text.js';
 
 /**
- * What the public endpoints make of an inbound request (README "Webhook triggers"): the body as
+ * What the public endpoints make of an inbound request (docs/WORKFLOWS.md, "Webhook triggers"): the body as
  * the sender meant it, and the `trigger_input` stored with a triggered execution. Pure functions.
  */
 
@@ -58,7 +58,7 @@ export function sourceIp(remoteAddress: string | undefined): string | null {
 }
 
 /**
- * `trigger_input` (DECISIONS D7): header names lower-cased, `x-webhook-secret` left out,
+ * `trigger_input` (docs/WORKFLOWS.md): header names lower-cased, `x-webhook-secret` left out,
  * `authorization`, `proxy-authorization` and `cookie` values replaced by `[redacted]`, and NUL
  * and unpaired surrogates replaced wherever a sender put one (body, query, header), since
  * Postgres cannot store them.

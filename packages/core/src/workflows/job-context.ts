@@ -10,7 +10,7 @@ import { CONTEXT_KEY } from '../templates/step-template.js';
 import { jsonText } from '../db/columns.js';
 
 /**
- * A job's context store (README "Job context"): string keys to string values, kept across runs,
+ * A job's context store (docs/WORKFLOWS.md, "Job context"): string keys to string values, kept across runs,
  * read and changed through GET/PATCH /v1/jobs/:id/context and by steps' extract_to_context.
  * One row per job, locked by whoever changes it, so the limits hold under concurrent writers.
  */
@@ -20,7 +20,7 @@ export const CONTEXT_LIMITS = { keys: 100, valueBytes: 8 * 1024, totalBytes: 64 
 export type ContextMap = JobContext;
 export type ContextChanges = JobContextPatch;
 
-const patchSchema = Joi.object()
+export const patchSchema = Joi.object()
   .pattern(
     CONTEXT_KEY,
     Joi.string()

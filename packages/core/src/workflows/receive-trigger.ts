@@ -5,6 +5,7 @@ import { perPool } from '../db/per-pool.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
 import { newId } from '../ids/ids.js';
+import { currentRequestId } from '../logging/log-context.js';
 import type { Deps } from '../deps/deps.js';
 import { hashToken } from '../ids/ids.js';
 import { triggerInput } from './inbound-request.js';
@@ -27,6 +28,7 @@ interface NewRun {
   jobName: string;
   at: Date;
   triggerInput: unknown;
+  requestId: string | null;
 }
 
 const RUN_COLUMNS: readonly Column<NewRun>[] = [
@@ -36,6 +38,7 @@ const RUN_COLUMNS: readonly Column<NewRun>[] = [
   { name: 'job_name', type: 'text', value: (r) => r.jobName },
   { name: 'at', type: 'timestamptz', value: (r) => r.at },
   { name: 'trigger_input', type: 'jsonb', value: (r) => r.triggerInput },
+  { name: 'request_id', type: 'text', value: (r) => r.requestId },
 ];
 
 // Triggers arriving together share one lookup and one insert (one batcher per pool each), as
@@ -46,8 +49,8 @@ const LOOKUP_SQL = `
 
 // A job deleted since its lookup gets no execution (the join drops it) rather than a failed batch.
 const INSERT_SQL = `
-  INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, trigger_input, created_at, updated_at)
-  SELECT t.id, t.workspace_id, t.job_id, t.job_name, 'queued', 'webhook', t.at, t.at, t.trigger_input, t.at, t.at
+  INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, next_attempt_at, trigger_input, request_id, created_at, updated_at)
+  SELECT t.id, t.workspace_id, t.job_id, t.job_name, 'queued', 'webhook', t.at, t.at, t.trigger_input, t.request_id, t.at, t.at
     FROM ${unnestFrom(RUN_COLUMNS, 't')}
     JOIN jobs AS j ON j.id = t.job_id
   RETURNING id`;
@@ -86,7 +89,7 @@ export interface InboundTrigger {
 type TriggerDeps = Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger' | 'config'>;
 
 /**
- * POST /v1/triggers/:token (README "Webhook triggers"), in the order the API takes it, so that
+ * POST /v1/triggers/:token (docs/WORKFLOWS.md, "Webhook triggers"), in the order the API takes it, so that
  * nothing is read or stored for a call that is refused: the job of the token (null for an unknown
  * token, which is answered like a known one and starts nothing), then its secret, then the run.
  */
@@ -123,7 +126,7 @@ export async function startTriggeredRun(deps: TriggerDeps, job: TriggerJob, inbo
   const at = deps.clock.now();
   const input = triggerInput({ headers: inbound.headers, body: inbound.body, query: inbound.query, remoteAddress: inbound.remoteAddress, receivedAt: at });
   const id = newId('exe');
-  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: input });
+  const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: input, requestId: currentRequestId() ?? null });
   if (!stored) return null;
   await enqueueCommitted(deps, [{ executionId: id, attempt: 1, runAt: at }]);
   return id;

@@ -6,7 +6,7 @@ import { settleWait } from '../executions/settle-wait.js';
 import { storableValue } from '../validation/storable-text.js';
 
 /**
- * POST /v1/resume/:token (DECISIONS D7): the posted payload becomes the waiting step's input and
+ * POST /v1/resume/:token (docs/WORKFLOWS.md, "Waiting for a webhook"): the posted payload becomes the waiting step's input and
  * the run continues. A token works once: used, expired or unknown, it is a 404. NUL in the payload
  * is replaced before it is stored (Postgres cannot store it).
  */

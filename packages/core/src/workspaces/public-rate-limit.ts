@@ -3,7 +3,7 @@ import type { SqlPool } from '../db/client.js';
 import { hashToken } from '../ids/ids.js';
 
 /**
- * PUBLIC_RATE_LIMIT_PER_MINUTE (README "Quotas and rate limits"): requests to a public endpoint
+ * PUBLIC_RATE_LIMIT_PER_MINUTE (docs/API.md, "Quotas and rate limits"): requests to a public endpoint
  * (trigger, resume, approval, ping) are counted per token, by the token's hash, never the token;
  * requests with a token the service does not know are counted per client address instead, so
  * made-up tokens cannot each open a window of their own. The counts live in the store of

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { SqlPool } from '../db/client.js';
 import { hashToken } from '../ids/ids.js';
 
@@ -39,12 +39,12 @@ if left < 0 then
 end
 return {count, left}`;
 
-type WithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+type WithHit = (Redis | Cluster) & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
 
 /** Counts one hit of `key` in its window: the count so far and the milliseconds the window has left. */
 type Counter = (key: string) => Promise<{ count: number; leftMs: number }>;
 
-function redisCounter(redis: Redis, prefix: string): Counter {
+function redisCounter(redis: Redis | Cluster, prefix: string): Counter {
   if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as WithHit;
   return async (key) => {
@@ -69,7 +69,7 @@ function postgresCounter(pool: SqlPool): Counter {
 }
 
 /** Where the counts live: Redis when the service has it, else the service's Postgres. */
-export type RateLimitStore = { redis: Redis; prefix: string } | { pool: SqlPool };
+export type RateLimitStore = { redis: Redis | Cluster; prefix: string } | { pool: SqlPool };
 
 export function createRateLimiter(store: RateLimitStore, perMinute: number): RateLimiter {
   const count = 'redis' in store ? redisCounter(store.redis, store.prefix) : postgresCounter(store.pool);

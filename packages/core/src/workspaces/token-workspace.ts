@@ -12,7 +12,7 @@ interface TokenRow {
 const TOKENS_SQL = 'SELECT token_hash, workspace_id FROM api_tokens WHERE token_hash = ANY($1::text[])';
 
 // Every API request looks its token up in Postgres, so a deleted token stops working at once in
-// every process (D2); the lookups of requests arriving together share one SELECT.
+// every process (docs/API.md, "Authentication"); the lookups of requests arriving together share one SELECT.
 const lookups = perPool(
   (pool) =>
     new GroupCommit<string, TokenRow | null>(

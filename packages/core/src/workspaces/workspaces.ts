@@ -15,7 +15,7 @@ function newStoredSigningKey(encryptionKey: Buffer, workspaceId: string): string
   return encryptValue(encryptionKey, generateSigningKey(), signingKeyPlace(workspaceId, 'current'));
 }
 
-const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
+export const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
 async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKEN_PREFIX)): Promise<ApiTokenCreated> {
   const id = newId('tok');
@@ -42,7 +42,7 @@ export async function revokeApiToken(db: Db, tokenId: string): Promise<void> {
   if (count === 0) throw AppError.notFound('token');
 }
 
-/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, D1). */
+/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, docs/CONFIGURATION.md). */
 export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, token: string): Promise<string> {
   const tokenHash = hashToken(token);
   // Every app runs this at start-up, often at the same moment: the lock makes them take turns,

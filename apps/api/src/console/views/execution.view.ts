@@ -7,7 +7,7 @@ import { badge, page, postButton, type ViewContext } from './layout.js';
 const UNFINISHED = new Set(['queued', 'running', 'waiting']);
 
 /** A JSON value as the API holds it, readable; previews and payloads are stored masked. */
-const jsonBlock = (value: unknown) => html`<pre class="preview">${JSON.stringify(value, null, 2)}</pre>`;
+const jsonBlock = (value: unknown) => html`<pre class="preview" tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
 
 const hasValue = (value: unknown) => value !== null && value !== undefined && !(typeof value === 'object' && Object.keys(value as object).length === 0);
 
@@ -19,7 +19,7 @@ function attemptItem(ctx: ViewContext, a: Attempt): Html {
   }
 <div class="muted">${when(a.startedAt, ctx.now)}</div>
 ${a.errorMessage ? html`<div>${a.errorMessage}</div>` : ''}
-${a.bodyPreview ? html`<details><summary>Response body (preview)</summary><pre class="preview">${a.bodyPreview}</pre></details>` : ''}
+${a.bodyPreview ? html`<details><summary>Response body (preview)</summary><pre class="preview" tabindex="0">${a.bodyPreview}</pre></details>` : ''}
 </li>`;
 }
 
@@ -71,7 +71,7 @@ function finalResponse(e: Execution): Html {
   const response = e.final_response as { statusCode?: number | null; bodyPreview?: string | null } | null;
   if (!response) return html`<p class="muted">No response recorded.</p>`;
   return html`<p>HTTP <span class="mono">${response.statusCode ?? 'none'}</span></p>
-${response.bodyPreview ? html`<pre class="preview">${response.bodyPreview}</pre>` : html`<p class="muted">Empty body.</p>`}`;
+${response.bodyPreview ? html`<pre class="preview" tabindex="0">${response.bodyPreview}</pre>` : html`<p class="muted">Empty body.</p>`}`;
 }
 
 /** The part of the page that refreshes itself while the execution is not finished. */

@@ -53,5 +53,5 @@ export function classifyHttp(result: SendResult, permanent: ReadonlySet<number>)
   return result.statusCode !== null && permanent.has(result.statusCode) ? 'permanent' : 'transient';
 }
 
-/** webhook, chat_a and chat_b: statuses a retry cannot fix (README, Notifications). */
+/** webhook, chat_a and chat_b: statuses a retry cannot fix (docs/NOTIFICATIONS.md, "Deliveries"). */
 export const WEBHOOK_STYLE_PERMANENT: ReadonlySet<number> = new Set([400, 401, 403, 404, 410, 413, 422]);

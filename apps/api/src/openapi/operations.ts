@@ -1,0 +1,224 @@
+import type { ErrorCode } from '@cronsvc/contracts';
+import { requestSchemas } from '@cronsvc/core';
+import type Joi from 'joi';
+import * as ex from './examples.js';
+
+/**
+ * Every operation of the API under /v1 and /admin/v1, as the OpenAPI document describes it
+ * (document.ts builds it). A test walks Express's routes and fails on one missing here.
+ */
+
+export type Auth = 'api' | 'admin' | 'token' | 'none';
+
+/** A success answer: a component of the contract, a list of one, or no body. */
+export interface Success {
+  description: string;
+  schema?: string | { list: string };
+  example?: unknown;
+}
+
+export interface Operation {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** The Express pattern, e.g. `/v1/jobs/:id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: Auth;
+  body?: { schema: Joi.Schema | 'any' | 'decision' | 'jobPatch' | 'channelCreate' | 'channelPatch'; required: boolean; description?: string; example?: unknown };
+  query?: Joi.ObjectSchema;
+  headers?: { name: string; description: string }[];
+  success: Record<number, Success>;
+  /** Errors beyond those every operation of its kind can answer (see document.ts). */
+  errors?: ErrorCode[];
+}
+
+const s = requestSchemas;
+const queued = { description: 'The new execution, queued.', schema: 'Execution', example: ex.queuedExecution };
+const deleted = { description: 'Deleted.' };
+
+const jobs: Operation[] = [
+  {
+    method: 'post', path: '/v1/jobs', tag: 'Jobs', auth: 'api', summary: 'Create a job',
+    description: 'With an `Idempotency-Key` already used in the workspace, answers 200 with the existing job instead of creating another.',
+    headers: [{ name: 'Idempotency-Key', description: '1 to 255 printable ASCII characters; a key used before returns the job it created.' }],
+    body: {
+      schema: s.jobCreate,
+      required: true,
+      example: { name: 'nightly report', kind: 'cron', schedule: { cron: '0 2 * * *' }, request: { url: 'https://reports.example.com/run', method: 'POST', headers: { Authorization: 'Bearer {{secret.reports_token}}' } } },
+    },
+    success: { 201: { description: 'The job.', schema: 'Job', example: ex.job }, 200: { description: 'The job an earlier request with the same Idempotency-Key created.', schema: 'Job', example: ex.job } },
+    errors: ['limit_exceeded'],
+  },
+  {
+    method: 'post', path: '/v1/jobs/import', tag: 'Jobs', auth: 'api', summary: 'Import a crontab',
+    description: 'Each good line becomes a `cron` job (method GET) named `"<expression> <url>"`; good lines are created even when others fail.',
+    body: { schema: s.jobImport, required: true, example: { crontab: '*/5 * * * * https://example.com/ping\n# comments are skipped\n', default_url: 'https://example.com/' } },
+    success: { 201: { description: 'The jobs created and the lines that failed.', schema: 'ImportResult', example: ex.importResult } },
+    errors: ['limit_exceeded'],
+  },
+  { method: 'get', path: '/v1/jobs', tag: 'Jobs', auth: 'api', summary: 'List jobs', query: s.jobList, success: { 200: { description: 'A page of jobs.', schema: { list: 'Job' }, example: ex.list([ex.job]) } } },
+  { method: 'get', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Get a job', success: { 200: { description: 'The job.', schema: 'Job', example: ex.job } } },
+  {
+    method: 'patch', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Change a job',
+    description: 'Top-level fields replace; `request`, `schedule` and `retry_policy` merge one level deep (an inner field set to null returns to its default); `headers`, `body` and `steps` replace whole.',
+    body: { schema: 'jobPatch', required: true, example: { schedule: { cron: '30 2 * * *' }, retry_policy: { max_attempts: 5 } } },
+    success: { 200: { description: 'The job after the change.', schema: 'Job', example: ex.job } },
+    errors: ['invalid_state'],
+  },
+  { method: 'delete', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Delete a job, its executions and its notification rules', success: { 204: deleted } },
+  { method: 'post', path: '/v1/jobs/:id/pause', tag: 'Jobs', auth: 'api', summary: 'Pause a job', success: { 200: { description: 'The paused job.', schema: 'Job', example: { ...ex.job, state: 'paused', next_run_at: null } } }, errors: ['invalid_state'] },
+  { method: 'post', path: '/v1/jobs/:id/resume', tag: 'Jobs', auth: 'api', summary: 'Resume a paused job', success: { 200: { description: 'The active job, its next run computed from now.', schema: 'Job', example: ex.job } }, errors: ['invalid_state'] },
+  { method: 'post', path: '/v1/jobs/:id/run-now', tag: 'Jobs', auth: 'api', summary: 'Run a job now (source manual)', success: { 202: queued } },
+  { method: 'get', path: '/v1/jobs/:id/context', tag: 'Jobs', auth: 'api', summary: "Read a job's context store", success: { 200: { description: 'The bare map of keys to values.', schema: 'JobContext', example: ex.context } } },
+  {
+    method: 'patch', path: '/v1/jobs/:id/context', tag: 'Jobs', auth: 'api', summary: "Change a job's context store",
+    body: { schema: s.jobContextPatch, required: true, example: { last_cursor: '9120', obsolete: null } },
+    success: { 200: { description: 'The map after the change; a key set to null is deleted.', schema: 'JobContext', example: ex.context } },
+  },
+  { method: 'get', path: '/v1/jobs/:id/executions', tag: 'Executions', auth: 'api', summary: "List a job's executions", query: s.executionList, success: { 200: { description: 'A page of executions.', schema: { list: 'Execution' }, example: ex.list([{ ...ex.execution, attempts: undefined }]) } } },
+  { method: 'get', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a job's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([ex.rule]) } } },
+  {
+    method: 'post', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: 'Add a notification rule to a job',
+    body: { schema: s.jobRuleCreate, required: true, example: { channel_id: ex.channel.id, event: 'on_failure' } },
+    success: { 201: { description: 'The rule.', schema: 'Rule', example: ex.rule } },
+    errors: ['conflict'],
+  },
+  { method: 'delete', path: '/v1/jobs/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a job's notification rule", success: { 204: deleted } },
+];
+
+const executions: Operation[] = [
+  { method: 'get', path: '/v1/executions', tag: 'Executions', auth: 'api', summary: 'List executions', query: s.executionList, success: { 200: { description: 'A page of executions.', schema: { list: 'Execution' }, example: ex.list([{ ...ex.execution, attempts: undefined }]) } } },
+  { method: 'get', path: '/v1/executions/:id', tag: 'Executions', auth: 'api', summary: 'Get an execution with its attempts and step executions', success: { 200: { description: 'The execution.', schema: 'Execution', example: ex.execution } } },
+  { method: 'post', path: '/v1/executions/:id/replay', tag: 'Executions', auth: 'api', summary: 'Replay an execution (source replay)', success: { 202: { ...queued, example: { ...ex.queuedExecution, source: 'replay' } } } },
+  {
+    method: 'post', path: '/v1/executions/:id/park', tag: 'Executions', auth: 'api', summary: 'Park an execution',
+    success: { 200: { description: 'Parked (waiting, reason manual).', schema: 'Execution', example: { ...ex.queuedExecution, status: 'waiting', waiting_reason: 'manual' } }, 202: { description: 'Running: it parks after its current attempt or step.', schema: 'Execution', example: { ...ex.queuedExecution, status: 'running' } } },
+    errors: ['invalid_state'],
+  },
+  { method: 'post', path: '/v1/executions/:id/resume', tag: 'Executions', auth: 'api', summary: 'Resume a waiting execution', success: { 200: { description: 'The execution, queued again.', schema: 'Execution', example: ex.queuedExecution } }, errors: ['invalid_state'] },
+  { method: 'get', path: '/v1/executions/:id/notifications', tag: 'Notifications', auth: 'api', summary: "List an execution's deliveries", query: s.deliveryList, success: { 200: { description: 'A page of deliveries.', schema: { list: 'Delivery' }, example: ex.list([ex.delivery]) } } },
+];
+
+const dlq: Operation[] = [
+  { method: 'get', path: '/v1/dlq', tag: 'Dead letters', auth: 'api', summary: 'List dead-lettered executions', query: s.executionList, success: { 200: { description: 'A page of executions.', schema: { list: 'Execution' }, example: ex.list([ex.failedExecution]) } } },
+  { method: 'get', path: '/v1/dlq/stats', tag: 'Dead letters', auth: 'api', summary: 'Count the DLQ by job and error class', success: { 200: { description: 'The counts.', schema: 'DlqStats', example: ex.dlqStats } } },
+  {
+    method: 'post', path: '/v1/dlq/replay-batch', tag: 'Dead letters', auth: 'api', summary: 'Replay up to 100 dead letters, by id or by job',
+    body: { schema: s.dlqReplayBatch, required: true, example: { ids: [ex.failedExecution.id] } },
+    success: { 200: { description: 'What was replayed and what was not.', schema: 'ReplayBatchResult', example: ex.replayBatch } },
+  },
+  {
+    method: 'post', path: '/v1/dlq/purge', tag: 'Dead letters', auth: 'api', summary: 'Remove dead letters from the DLQ (their records stay)',
+    body: { schema: s.dlqPurge, required: false, example: { job_id: ex.job.id, before: '2026-11-27T00:00:00.000Z' } },
+    success: { 200: { description: 'How many left the DLQ.', schema: 'PurgeResult', example: ex.purged } },
+  },
+  { method: 'post', path: '/v1/dlq/:id/replay', tag: 'Dead letters', auth: 'api', summary: 'Replay a dead letter (source dlq_replay)', success: { 202: { ...queued, example: { ...ex.queuedExecution, source: 'dlq_replay', replay_of_id: ex.failedExecution.id } } } },
+  { method: 'delete', path: '/v1/dlq/:id', tag: 'Dead letters', auth: 'api', summary: 'Remove a dead letter from the DLQ (its record stays)', success: { 204: deleted } },
+];
+
+const secrets: Operation[] = [
+  {
+    method: 'post', path: '/v1/secrets', tag: 'Secrets', auth: 'api', summary: 'Create a secret',
+    body: { schema: s.secretCreate, required: true, example: { name: 'reports_token', value: 's3cr3t-value' } },
+    success: { 201: { description: 'The secret, without its value.', schema: 'Secret', example: ex.secret } },
+    errors: ['conflict'],
+  },
+  { method: 'get', path: '/v1/secrets', tag: 'Secrets', auth: 'api', summary: 'List secrets (names only)', query: s.pageList, success: { 200: { description: 'A page of secrets.', schema: { list: 'Secret' }, example: ex.list([ex.secret]) } } },
+  { method: 'get', path: '/v1/secrets/:id', tag: 'Secrets', auth: 'api', summary: 'Get a secret (never its value)', success: { 200: { description: 'The secret.', schema: 'Secret', example: ex.secret } } },
+  {
+    method: 'patch', path: '/v1/secrets/:id', tag: 'Secrets', auth: 'api', summary: "Set a secret's value",
+    body: { schema: s.secretPatch, required: true, example: { value: 'n3w-s3cr3t' } },
+    success: { 200: { description: 'The secret.', schema: 'Secret', example: ex.secret } },
+  },
+  { method: 'delete', path: '/v1/secrets/:id', tag: 'Secrets', auth: 'api', summary: 'Delete a secret', success: { 204: deleted }, errors: ['secret_in_use'] },
+  { method: 'get', path: '/v1/signing-key', tag: 'Secrets', auth: 'api', summary: "Get the workspace's request-signing key", success: { 200: { description: 'The key (Standard Webhooks, whsec_...).', schema: 'SigningKey', example: ex.signingKey } } },
+  { method: 'post', path: '/v1/signing-key/rotate', tag: 'Secrets', auth: 'api', summary: 'Rotate the signing key (the old one also signs for 24 h)', success: { 200: { description: 'The new key.', schema: 'SigningKey', example: ex.signingKey } } },
+];
+
+const notifications: Operation[] = [
+  { method: 'get', path: '/v1/notification-deliveries', tag: 'Notifications', auth: 'api', summary: 'List deliveries', query: s.deliveryList, success: { 200: { description: 'A page of deliveries.', schema: { list: 'Delivery' }, example: ex.list([ex.delivery]) } } },
+  { method: 'post', path: '/v1/notification-deliveries/:id/retry', tag: 'Notifications', auth: 'api', summary: 'Retry a failed delivery (a new round of up to 5 attempts)', success: { 202: { description: 'The delivery, pending again.', schema: 'Delivery', example: { ...ex.delivery, status: 'pending', attempts: 0 } } }, errors: ['invalid_state'] },
+  {
+    method: 'post', path: '/v1/notification-channels', tag: 'Notifications', auth: 'api', summary: 'Create a notification channel',
+    body: { schema: 'channelCreate', required: true, example: { name: 'ops webhook', type: 'webhook', config: { url: 'https://hooks.example.com/cron', signing_secret: 'whk-signing-secret' } } },
+    success: { 201: { description: 'The channel; credentials are never returned, `configured_secrets` lists which are set.', schema: 'Channel', example: ex.channel } },
+    errors: ['limit_exceeded'],
+  },
+  { method: 'get', path: '/v1/notification-channels', tag: 'Notifications', auth: 'api', summary: 'List channels', query: s.pageList, success: { 200: { description: 'A page of channels.', schema: { list: 'Channel' }, example: ex.list([ex.channel]) } } },
+  { method: 'get', path: '/v1/notification-channels/:id', tag: 'Notifications', auth: 'api', summary: 'Get a channel', success: { 200: { description: 'The channel.', schema: 'Channel', example: ex.channel } } },
+  {
+    method: 'patch', path: '/v1/notification-channels/:id', tag: 'Notifications', auth: 'api', summary: 'Change a channel',
+    description: '`config` merges one level deep; credentials left out stay as they are.',
+    body: { schema: 'channelPatch', required: true, example: { name: 'ops webhook (eu)' } },
+    success: { 200: { description: 'The channel.', schema: 'Channel', example: ex.channel } },
+  },
+  { method: 'delete', path: '/v1/notification-channels/:id', tag: 'Notifications', auth: 'api', summary: 'Delete a channel and its rules', success: { 204: deleted } },
+  { method: 'post', path: '/v1/notification-channels/:id/test', tag: 'Notifications', auth: 'api', summary: 'Send a test message through a channel', success: { 200: { description: '`ok: true`, or `ok: false` with the error, either way.', schema: 'ChannelTestResult', example: ex.channelTest } } },
+];
+
+const monitors: Operation[] = [
+  {
+    method: 'post', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'Create a heartbeat monitor',
+    body: { schema: s.monitorCreate, required: true, example: { name: 'backup script', expected_interval_sec: 86_400, grace_sec: 600 } },
+    success: { 201: { description: 'The monitor with its ping URL.', schema: 'Monitor', example: { ...ex.monitor, state: 'new', last_ping_at: null, next_due_at: null } } },
+  },
+  { method: 'get', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'List monitors', query: s.monitorList, success: { 200: { description: 'A page of monitors.', schema: { list: 'Monitor' }, example: ex.list([ex.monitor]) } } },
+  { method: 'get', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Get a monitor', success: { 200: { description: 'The monitor.', schema: 'Monitor', example: ex.monitor } } },
+  {
+    method: 'patch', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Change a monitor',
+    body: { schema: s.monitorPatch, required: true, example: { grace_sec: 900 } },
+    success: { 200: { description: 'The monitor.', schema: 'Monitor', example: ex.monitor } },
+  },
+  { method: 'delete', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Delete a monitor', success: { 204: deleted } },
+  { method: 'post', path: '/v1/monitors/:id/pause', tag: 'Monitors', auth: 'api', summary: 'Pause a monitor', success: { 200: { description: 'The paused monitor.', schema: 'Monitor', example: { ...ex.monitor, state: 'paused' } } }, errors: ['invalid_state'] },
+  { method: 'post', path: '/v1/monitors/:id/resume', tag: 'Monitors', auth: 'api', summary: 'Resume a monitor', success: { 200: { description: 'The monitor, new or up with its window restarted.', schema: 'Monitor', example: ex.monitor } }, errors: ['invalid_state'] },
+  { method: 'get', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a monitor's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([{ ...ex.rule, event: 'on_down', job_id: null, monitor_id: ex.monitor.id }]) } } },
+  {
+    method: 'post', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: 'Add a notification rule to a monitor',
+    body: { schema: s.monitorRuleCreate, required: true, example: { channel_id: ex.channel.id, event: 'on_down' } },
+    success: { 201: { description: 'The rule.', schema: 'Rule', example: { ...ex.rule, event: 'on_down', job_id: null, monitor_id: ex.monitor.id } } },
+    errors: ['conflict'],
+  },
+  { method: 'delete', path: '/v1/monitors/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a monitor's notification rule", success: { 204: deleted } },
+];
+
+const publicEndpoints: Operation[] = [
+  { method: 'get', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor', success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
+  { method: 'post', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor (any body, up to 10 KiB, is ignored)', body: { schema: 'any', required: false }, success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
+  {
+    method: 'post', path: '/v1/triggers/:token', tag: 'Public', auth: 'token', summary: 'Start a webhook_trigger job',
+    description: 'The same answer for known and unknown tokens. When the job has a secret, `X-Webhook-Secret` must match it (401 otherwise). The request becomes the execution\'s `trigger_input`.',
+    headers: [{ name: 'X-Webhook-Secret', description: "The job's shared secret, when it has one." }],
+    body: { schema: 'any', required: false, example: { event: 'deploy', version: '2.4' } },
+    success: { 200: { description: 'Received.', schema: 'TriggerResult', example: ex.received } },
+  },
+  {
+    method: 'post', path: '/v1/resume/:token', tag: 'Public', auth: 'token', summary: 'Resume a wait_for_webhook step (once)',
+    body: { schema: 'any', required: false, description: "The step's input.", example: { approved_build: 812 } },
+    success: { 200: { description: 'Resumed.', schema: 'ResumeResult', example: ex.resumed } },
+  },
+  {
+    method: 'get', path: '/v1/approvals/:token', tag: 'Public', auth: 'token', summary: 'Read an approval',
+    description: 'JSON, or the review page (HTML with Approve and Reject buttons) when the client accepts text/html.',
+    success: { 200: { description: 'The approval.', schema: 'Approval', example: ex.approval } },
+  },
+  { method: 'post', path: '/v1/approvals/:token/approve', tag: 'Public', auth: 'token', summary: 'Approve', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: ex.decision } }, errors: ['already_decided'] },
+  { method: 'post', path: '/v1/approvals/:token/reject', tag: 'Public', auth: 'token', summary: 'Reject', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: { ...ex.decision, status: 'rejected' } } }, errors: ['already_decided'] },
+];
+
+const admin: Operation[] = [
+  {
+    method: 'post', path: '/admin/v1/workspaces', tag: 'Admin', auth: 'admin', summary: 'Create a workspace with its first API token',
+    body: { schema: s.workspaceCreate, required: true, example: { name: 'acme' } },
+    success: { 201: { description: 'The workspace and its API token, shown this once.', schema: 'WorkspaceCreated', example: ex.workspace } },
+  },
+  { method: 'post', path: '/admin/v1/workspaces/:id/tokens', tag: 'Admin', auth: 'admin', summary: 'Create another API token for a workspace', success: { 201: { description: 'The token, shown this once.', schema: 'ApiTokenCreated', example: ex.apiToken } } },
+  { method: 'delete', path: '/admin/v1/tokens/:id', tag: 'Admin', auth: 'admin', summary: 'Revoke an API token', success: { 204: deleted } },
+];
+
+const reference: Operation[] = [
+  { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
+];
+
+export const OPERATIONS: Operation[] = [...jobs, ...executions, ...dlq, ...secrets, ...notifications, ...monitors, ...publicEndpoints, ...admin, ...reference];

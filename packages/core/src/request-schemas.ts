@@ -1,0 +1,46 @@
+// The joi schemas the API validates its requests with, gathered for the OpenAPI document
+// (apps/api/src/openapi/): the document's request bodies and query parameters are generated
+// from these, so they cannot drift from what the API accepts.
+import Joi from 'joi';
+import { schema as purgeSchema } from './dlq/purge-dlq.js';
+import { schema as replayBatchSchema } from './dlq/replay-batch.js';
+import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js';
+import { querySchema as executionListQuery } from './executions/list-executions.js';
+import { importSchema } from './jobs/import-crontab.js';
+import { jobSchema } from './jobs/job-schema.js';
+import { querySchema as jobListQuery } from './jobs/list-jobs.js';
+import { pagingKeys } from './lists/paging.js';
+import { querySchema as monitorListQuery } from './monitors/monitor-store.js';
+import { createSchema as monitorCreate, patchSchema as monitorPatch } from './monitors/save-monitor.js';
+import { CHANNEL_ADAPTERS } from './notifications/adapters/index.js';
+import { schemas as ruleSchemas } from './notifications/rules.js';
+import { createSchema as channelCreate, patchSchema as channelPatch } from './notifications/save-channel.js';
+import { createSecretSchema } from './secrets/create-secret.js';
+import { updateSecretSchema } from './secrets/update-secret.js';
+import { patchSchema as jobContextPatch } from './workflows/job-context.js';
+import { createWorkspaceSchema } from './workspaces/workspaces.js';
+
+export const requestSchemas = {
+  workspaceCreate: createWorkspaceSchema,
+  jobCreate: jobSchema,
+  jobImport: importSchema,
+  jobList: jobListQuery,
+  jobContextPatch,
+  executionList: executionListQuery,
+  dlqReplayBatch: replayBatchSchema,
+  dlqPurge: purgeSchema,
+  secretCreate: createSecretSchema,
+  secretPatch: updateSecretSchema,
+  channelCreate,
+  channelPatch,
+  /** A channel's `config` by its type, as the adapters check it. */
+  channelConfigs: Object.fromEntries(Object.entries(CHANNEL_ADAPTERS).map(([type, adapter]) => [type, adapter.configSchema])) as Record<string, Joi.Schema>,
+  jobRuleCreate: ruleSchemas.job,
+  monitorRuleCreate: ruleSchemas.monitor,
+  deliveryList: deliveryListQuery,
+  monitorCreate,
+  monitorPatch,
+  monitorList: monitorListQuery,
+  /** Secrets, channels and rules are listed with paging alone. */
+  pageList: Joi.object(pagingKeys),
+};

@@ -1,0 +1,40 @@
+import type { Config } from '../config/config.js';
+import { EMBEDDED_DATABASE } from '../config/config.js';
+import { applyMigrations, ensureDatabase } from '../db/migrate.js';
+import type { Logger } from '../logging/logger.js';
+import { upgradeStoredValues } from '../secrets/upgrade-stored-values.js';
+
+export function assertResolved(config: Config): void {
+  if (config.databaseUrl === EMBEDDED_DATABASE || config.queueBackend === 'auto') {
+    throw new Error('resolveStores() must decide the database and the queue backend before this');
+  }
+}
+
+/**
+ * Creates the database if missing, applies migrations (and BullMQ's schema when the queues are
+ * on PostgreSQL), rewrites stored values of an older form, and applies the bootstrap token unless
+ * told not to. BullMQ and Prisma are
+ * imported only when needed, so that a process that only prepares the database (the supervisor
+ * of `npm start`) does not hold them in memory.
+ */
+export async function prepareDatabase(config: Config, logger: Logger, options: { bootstrapToken?: boolean } = {}): Promise<void> {
+  assertResolved(config);
+  await ensureDatabase(config.databaseUrl);
+  const applied = await applyMigrations(config.databaseUrl);
+  if (applied.length > 0) logger.info('migrations applied', { applied });
+  const upgraded = await upgradeStoredValues(config.databaseUrl, config.secretsEncryptionKey);
+  if (Object.keys(upgraded.rewritten).length > 0) logger.info('stored values re-encrypted (enc2)', { rewritten: upgraded.rewritten });
+  if (Object.keys(upgraded.unreadable).length > 0) {
+    logger.warn('stored values that do not open with SECRETS_ENCRYPTION_KEY were left as they are', { unreadable: upgraded.unreadable });
+  }
+  if (config.queueBackend === 'postgres') await (await import('../queues/queue-connection.js')).applyQueueSchema(config.databaseUrl);
+  if (config.bootstrapApiToken && options.bootstrapToken !== false) {
+    const [{ createDb }, { ensureBootstrapWorkspace }] = await Promise.all([import('../db/client.js'), import('../workspaces/workspaces.js')]);
+    const db = createDb(config.databaseUrl, { max: 1 });
+    try {
+      await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken);
+    } finally {
+      await db.$disconnect();
+    }
+  }
+}
