@@ -149,6 +149,7 @@ const headers = fc.record(
     'Idempotency-Key': fc.constantFrom('key-1', 'key-2', '', ' ', 'k'.repeat(256), 'é', 'a\tb'),
     'X-Webhook-Secret': fc.constantFrom('fuzz-webhook-secret', 'wrong', '', 's'.repeat(1000)),
     Accept: fc.constantFrom('application/json', '*/*', 'text/plain'),
+    'X-Request-Id': fc.constantFrom('req-1', 'a:b.c_d-e', '', ' ', 'x'.repeat(129), 'é', '<script>', '../../etc'),
   },
   { requiredKeys: [] },
 );

@@ -146,6 +146,7 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'GET /v1/monitors/:id/notification-rules': 'none',
   'POST /v1/monitors/:id/notification-rules': rule(MONITOR_RULE_EVENTS),
   'DELETE /v1/monitors/:id/notification-rules/:rule_id': 'none',
+  'GET /v1/openapi.json': 'none',
   'POST /v1/triggers/:token': anyPayload,
   'GET /v1/ping/:token': 'none',
   'POST /v1/ping/:token': anyPayload,
