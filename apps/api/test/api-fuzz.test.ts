@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import request, { type Response } from 'supertest';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
 import { ADMIN_TOKEN, capturingLogger, createTestContext, startTargetServer } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 import { FuzzFixtures } from './fuzz/fuzz-fixtures.js';
-import { describeRequest, requestsFor, resolvePath, resourcesIn, send, type FuzzRequest } from './fuzz/fuzz-requests.js';
+import { describeRequest, requestsFor, resolvePath, resourcesIn, send, type Answer, type FuzzRequest } from './fuzz/fuzz-requests.js';
 import { ROUTE_BODIES } from './fuzz/route-bodies.js';
 import { changesBetween, snapshotState, tablesOf, type StateSnapshot } from './fuzz/state-snapshot.js';
 import { apiRoutesOf } from './routes.js';
@@ -40,6 +41,9 @@ let fixtures: FuzzFixtures;
 let tokens: { api: string; admin: string };
 let tables: string[];
 let closeTarget: () => Promise<void>;
+// One listening server for every request: the fuzzer's client talks to it as any client would.
+const server = app.listen(0, '127.0.0.1');
+afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 beforeAll(async () => {
   const target = await startTargetServer();
@@ -61,20 +65,20 @@ afterAll(() => {
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 /** What is wrong with an answer to a fuzzed request, given the state before and after it. */
-function problemsOf(req: FuzzRequest, path: string, namesOthers: boolean, res: Response, changes: string[]): string[] {
+function problemsOf(req: FuzzRequest, path: string, namesOthers: boolean, res: Answer, changes: string[]): string[] {
   const problems: string[] = [];
   if (res.status >= 500) problems.push(`answered ${res.status}`);
   if (res.status >= 400 && res.status < 500) {
-    const error = res.body?.error;
+    const error = (res.body as { error?: Record<string, unknown> } | undefined)?.error;
     const envelope =
       res.type === 'application/json' &&
-      Object.keys(res.body).join() === 'error' &&
+      Object.keys(res.body as object).join() === 'error' &&
       typeof error?.code === 'string' &&
       SNAKE_CASE.test(error.code) &&
       typeof error.message === 'string' &&
       error.message !== '' &&
       Object.keys(error).every((k) => ['code', 'message', 'details'].includes(k)) &&
-      (error.details === undefined || (Array.isArray(error.details) && error.details.every((d: unknown) => typeof (d as { path?: unknown }).path === 'string')));
+      (error.details === undefined || (Array.isArray(error.details) && error.details.every((d) => typeof (d as { path?: unknown }).path === 'string')));
     if (!envelope) problems.push(`answered ${res.status} without the error envelope`);
     if (res.status === 405 && !res.headers.allow) problems.push('answered 405 without Allow');
     if (changes.length > 0) problems.push(`answered ${res.status} but changed: ${changes.join('; ')}`);
@@ -121,14 +125,14 @@ describe('fuzzing every route', () => {
         if (named.length > 0 && (await fixtures.refresh(named))) state = await snapshotState(ctx.runtime, tables);
         const { path, namesOthers } = resolvePath(req.path, fixtures);
         log.lines.length = 0;
-        const res = await send(app, req, path, tokens);
+        const res = await send((server.address() as AddressInfo).port, req, path, tokens);
         const after = await snapshotState(ctx.runtime, tables);
         const changes = changesBetween(state, after);
         state = after;
         const problems = problemsOf(req, path, namesOthers, res, changes);
         answers[res.status] = (answers[res.status] ?? 0) + 1;
         if (problems.length > 0) {
-          throw new Error(`${problems.join('\n')}\n${describeRequest(req, path)}\nanswer: ${res.status} ${res.text?.slice(0, 600)}\nlogged: ${log.lines.join('').slice(0, 1500)}`);
+          throw new Error(`${problems.join('\n')}\n${describeRequest(req, path)}\nanswer: ${res.status} ${res.text.slice(0, 600)}\nlogged: ${log.lines.join('').slice(0, 1500)}`);
         }
       });
       await fc.assert(property, { numRuns: RUNS, seed: SEED, ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}) });

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import request from 'supertest';
-import type { Express } from 'express';
+import http from 'node:http';
 import type { FuzzFixtures, Ref, Resource } from './fuzz-fixtures.js';
 import { anyText, encodeText, hostileStrings, rawUrlPieces, Repeated } from './hostile-values.js';
 import { QUERY_VALUES, type RouteBody } from './route-bodies.js';
@@ -94,7 +93,7 @@ const queryValue = (key: string) =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...(Object.hasOwn(QUERY_VALUES, key) ? QUERY_VALUES[key] : ['1'])).map(encodeText) },
     { weight: 2, arbitrary: fc.constantFrom(...hostileStrings).map(encodeText) },
-    { weight: 1, arbitrary: fc.constantFrom('0', '101', '-1', '1.5', '1e2', ' 1', '9007199254740993', '99999999999999999999', 'a'.repeat(201)) },
+    { weight: 1, arbitrary: fc.constantFrom('0', '101', '-1', '1.5', '1e2', '%201', '+1', '9007199254740993', '99999999999999999999', 'a'.repeat(201)) },
     { weight: 1, arbitrary: fc.constantFrom(...rawUrlPieces) },
     { weight: 1, arbitrary: anyText().map(encodeText) },
   );
@@ -213,17 +212,57 @@ function wireBody(body: FuzzBody): { bytes: Buffer; headers: Record<string, stri
   return { bytes, headers: { ...(body.contentType ? { 'Content-Type': body.contentType } : {}), ...(body.encoding ? { 'Content-Encoding': body.encoding } : {}) } };
 }
 
-/** Sends `req` to the app, as `path`; an answer that takes longer than 10 s fails the run like a 5xx would. */
-export function send(app: Express, req: FuzzRequest, path: string, tokens: Credentials): request.Test {
-  const url = req.query ? `${path}?${req.query}` : path;
-  const test = request(app)[req.method.toLowerCase() as 'get'](url).timeout(10_000);
-  const auth = authorization(req, path, tokens);
-  if (auth) test.set('Authorization', auth);
-  for (const [name, value] of Object.entries(req.headers)) test.set(name, value);
+/** An answer as the fuzz test reads it. */
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The media type, without parameters. */
+  type: string;
+  text: string;
+  /** The body parsed, when it is JSON. */
+  body: unknown;
+}
+
+/**
+ * Sends `req`, as `path`, to the app listening on `port`, with Node's own client: the bytes as
+ * generated, and an answer that arrives while the body is still being sent (a 415 or a 413 before
+ * the body is read) counts as the answer. No answer within 10 s fails the run like a 5xx would.
+ */
+export function send(port: number, req: FuzzRequest, path: string, tokens: Credentials): Promise<Answer> {
   const body = wireBody(req.body);
-  // The bytes as they are: superagent would otherwise serialize a Buffer sent as application/json.
-  if (body) test.set(body.headers).serialize((bytes) => bytes).send(body.bytes);
-  return test;
+  const auth = authorization(req, path, tokens);
+  const headers: Record<string, string> = { ...req.headers, ...body?.headers, ...(auth ? { Authorization: auth } : {}) };
+  if (body) headers['Content-Length'] = String(body.bytes.length);
+  // A connection of its own, kept alive as most clients keep theirs: told to close, the server
+  // closes it while a body it did not need is still arriving, and the reset can cost the client an
+  // answer that was sent (the operating system's doing, not the app's).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return new Promise<Answer>((resolve, reject) => {
+    let answered = false;
+    const outgoing = http.request({ host: '127.0.0.1', port, method: req.method, path: req.query ? `${path}?${req.query}` : path, headers, agent }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const type = (res.headers['content-type'] ?? '').split(';')[0].trim();
+        let parsed: unknown;
+        try {
+          parsed = type === 'application/json' ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, type, text, body: parsed });
+      });
+    });
+    outgoing.setTimeout(10_000, () => outgoing.destroy(new Error('no answer within 10 s')));
+    // Writing fails once the server has answered and closed: the answer, if one comes, is what counts.
+    outgoing.on('error', (error) => {
+      if (!answered) setTimeout(() => answered || reject(error), 1_000);
+    });
+    outgoing.end(body?.bytes);
+  }).finally(() => agent.destroy());
 }
 
 /** The request in words, for a failure's message. */
