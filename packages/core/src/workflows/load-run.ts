@@ -1,7 +1,5 @@
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
-import type { SqlPool } from '../db/client.js';
-import { GroupCommit } from '../db/group-commit.js';
-import { perPool } from '../db/per-pool.js';
+import { keyedLookup } from '../db/keyed-lookup.js';
 import type { Deps } from '../deps/deps.js';
 import type { TriggerValues } from '../templates/step-template.js';
 import type { Step } from '@cronsvc/contracts';
@@ -88,18 +86,8 @@ const LOAD_SQL = `
 const date = (value: string | null) => (value === null ? null : new Date(value));
 
 // The turns that start together (resumes and decisions arriving at once) load their runs in one
-// statement, as their claims are made (one batcher per pool).
-const loads = perPool(
-  (pool: SqlPool) =>
-    new GroupCommit<string, RunRecord | null>(
-      async (ids) => {
-        const { rows } = await pool.query<RunRecord>({ name: 'load-step-runs', text: LOAD_SQL, values: [ids] });
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        return ids.map((id) => byId.get(id) ?? null);
-      },
-      { maxBatch: 500, maxInFlight: 2 },
-    ),
-);
+// statement, as their claims are made.
+const load = keyedLookup<RunRecord>('load-step-runs', LOAD_SQL, (run) => run.id);
 
 /**
  * Loads a claimed step-driven execution for its turn; null when it is no longer this claim's
@@ -107,7 +95,7 @@ const loads = perPool(
  * store as they are now and sets its deadline from its start; the first recording stores them.
  */
 export async function loadRun(deps: Pick<Deps, 'pool'>, exe: ClaimedExecution): Promise<Run | null> {
-  const r = await loads(deps.pool).add(exe.id);
+  const r = await load(deps.pool, exe.id);
   if (!r || r.status !== 'running' || r.attempt_count !== exe.attemptCount) return null;
   const steps = r.steps ?? r.job_steps ?? [];
   const seconds = r.max_workflow_duration_seconds ?? DEFAULT_MAX_DURATION_SECONDS;
