@@ -1,8 +1,8 @@
 import request from 'supertest';
-import type { Express } from 'express';
 import { ADMIN_TOKEN, aCronJob, aMonitorBody } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
 import { useApiApp } from './api-app.js';
+import { routesOf } from './routes.js';
 
 // What a newcomer gets wrong first, answered with what to do about it.
 
@@ -14,28 +14,6 @@ const api = useApiApp();
 beforeAll(async () => {
   ({ auth } = await api.ctx.workspace());
 });
-
-interface RouteLayer {
-  rawPath?: string | string[];
-  route?: { path: string; methods: Record<string, boolean> };
-  handle?: { stack?: RouteLayer[] };
-}
-
-/** Every route of the app as [METHOD, pattern], read from its routing table. */
-function routesOf(app: Express): [string, string][] {
-  const routes: [string, string][] = [];
-  const walk = (stack: RouteLayer[], prefix: string) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        for (const method of Object.keys(layer.route.methods)) routes.push([method.toUpperCase(), `${prefix}${layer.route.path === '/' ? '' : layer.route.path}` || '/']);
-      } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {
-        walk(layer.handle.stack, layer.rawPath === '/' ? prefix : `${prefix}${layer.rawPath}`);
-      }
-    }
-  };
-  walk((app.router as unknown as { stack: RouteLayer[] }).stack, '');
-  return routes;
-}
 
 const send = (method: string, path: string) => request(api.app)[method.toLowerCase() as 'get'](path).set(path.startsWith('/admin') ? admin : auth);
 

@@ -49,6 +49,28 @@ describe('deeply nested JSON', () => {
   });
 });
 
+describe('very wide JSON', () => {
+  it.each([['/v1/secrets'], ['/v1/monitors'], ['/v1/dlq/purge']])('answers 400, not 500, to a body that is an array of 500,000 items on POST %s', async (path) => {
+    const res = await request(api.app).post(path).set(auth).send(new Array(500_000).fill(0));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '(body)', message: 'must be an object' }] });
+  });
+});
+
+describe('unpaired UTF-16 surrogates', () => {
+  it('refuses one in a job, a context value or a channel with a 400 at its path, which PostgreSQL would refuse with a 500', async () => {
+    const job = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', body: { text: 'a\ud800' } } }));
+    expect([job.status, job.body.error?.details]).toEqual([400, [{ path: 'request.body.text', message: 'must not contain an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text' }]]);
+    const created = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob());
+    const context = await request(api.app).patch(`/v1/jobs/${created.body.id}/context`).set(auth).send({ key: '\udc00' });
+    expect([context.status, context.body.error?.details?.[0]?.path]).toEqual([400, 'key']);
+    const channel = await request(api.app).post('/v1/notification-channels').set(auth).send({ name: 'c', type: 'chat_a', config: { url: 'https://example.com/hook', mention_text: '\ud800' } });
+    expect([channel.status, channel.body.error?.details?.[0]?.path]).toEqual([400, 'config.mention_text']);
+    const emoji = await request(api.app).post('/v1/jobs').set(auth).send(aCronJob({ request: { method: 'POST', body: { text: '💥' } } }));
+    expect(emoji.status).toBe(201);
+  });
+});
+
 describe('JSONPath caps at save', () => {
   it('refuses a path over 500 characters and a filter with more than 20 operators, with their paths', async () => {
     const plus = `$[?(${Array.from({ length: 21 }, () => '@.a').join(' + ')} > 0)]`;
@@ -108,5 +130,22 @@ describe('execution lists', () => {
     }
     const one = await request(api.app).get(`/v1/executions/${id}`).set(auth);
     expect(one.body.attempts[0].bodyPreview).toHaveLength(64 * 1024);
+  });
+});
+
+describe('bodies the parser cannot read', () => {
+  it('answers a Content-Encoding body that does not inflate with 400 invalid_json, on JSON and public routes alike', async () => {
+    const notGzip = Buffer.from('not gzip');
+    const json = await request(api.app).post('/v1/jobs').set(auth).type('application/json').set('Content-Encoding', 'gzip').send(notGzip);
+    const ping = await request(api.app).post('/v1/ping/unknown-token').set('Content-Encoding', 'deflate').send(notGzip);
+    const list = await request(api.app).get('/v1/jobs').set(auth).type('application/json').set('Content-Encoding', 'gzip').send(Buffer.alloc(0));
+    expect([json.status, json.body]).toEqual([400, { error: { code: 'invalid_json', message: 'request body is not valid gzip data (Content-Encoding: gzip)' } }]);
+    expect([ping.status, ping.body.error?.code]).toEqual([400, 'invalid_json']);
+    expect([list.status, list.body.error?.code]).toEqual([400, 'invalid_json']);
+  });
+
+  it('answers a decision form with more fields than the parser takes with 413 payload_too_large', async () => {
+    const res = await request(api.app).post('/v1/approvals/unknown-token/approve').type('form').send('a=1&'.repeat(1001));
+    expect([res.status, res.body]).toEqual([413, { error: { code: 'payload_too_large', message: 'request body is too large (too many parameters)' } }]);
   });
 });

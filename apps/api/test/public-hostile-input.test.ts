@@ -15,6 +15,11 @@ const f = useWorkflowFixture();
 const pathOf = (url: string) => new URL(url).pathname;
 const deepJson = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 const executionsOf = async (jobId: string) => (await f.get(`/v1/jobs/${jobId}/executions`)).body.data as Record<string, any>[];
+const triggeredRun = async (jobId: string) =>
+  (await waitFor(async () => {
+    const list = await executionsOf(jobId);
+    return list.length === 1 ? list : undefined;
+  }, { what: 'the triggered run' }))[0];
 
 async function waitingRun(steps: Record<string, unknown>[]) {
   const job = await f.createJob(aWorkflow(steps));
@@ -60,13 +65,25 @@ describe('NUL in what a public call stores', () => {
     const job = await f.createJob(aTriggerJob([httpStep('call', `${f.target.url}/x`)]));
     const res = await request(f.app).post(`/v1/triggers/${job.webhook_token}?q=a%00b`).type('application/json').send('{"text":"x\\u0000y","k\\u0000ey":["\\u0000"]}');
     expect(res.status).toBe(200);
-    const [run] = await waitFor(async () => {
-      const list = await executionsOf(job.id);
-      return list.length === 1 ? list : undefined;
-    }, { what: 'the triggered run' });
+    const run = await triggeredRun(job.id);
     const input = (await f.execution(run.id)).trigger_input;
     expect(input.body).toEqual({ text: 'x\uFFFDy', 'k\uFFFDey': ['\uFFFD'] });
     expect(input.query).toEqual({ q: 'a\uFFFDb' });
+  });
+
+  it('stores a trigger, a resume and a decision whose JSON holds an unpaired surrogate, replaced by U+FFFD', async () => {
+    const job = await f.createJob(aTriggerJob([httpStep('call', `${f.target.url}/x`)]));
+    const res = await request(f.app).post(`/v1/triggers/${job.webhook_token}`).type('application/json').send('{"text":"x\\ud800y","k\\udc00":"\\ud83d\\udca5"}');
+    expect(res.status).toBe(200);
+    const run = await triggeredRun(job.id);
+    expect((await f.execution(run.id)).trigger_input.body).toEqual({ text: 'x\uFFFDy', 'k\uFFFD': '💥' });
+
+    const resumed = await waitingRun([waitStep('callback')]);
+    expect((await request(f.app).post(pathOf(resumed.payload.resume_url)).type('application/json').send('"\\ud800"')).status).toBe(200);
+    const approved = await waitingRun([approvalStep('review', 'Go?')]);
+    expect((await request(f.app).post(pathOf(approved.payload.approve_url)).type('application/json').send('{"comment":"\\udfff"}')).status).toBe(200);
+    expect((await f.until(resumed.id, 'succeeded', 'failed')).step_executions[0].input).toBe('\uFFFD');
+    expect((await f.until(approved.id, 'succeeded', 'failed')).step_executions[0].input).toEqual({ comment: '\uFFFD' });
   });
 
   it('never lets NUL in through a header: Node refuses the request itself and nothing starts', async () => {

@@ -46,7 +46,7 @@ export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, u
 export {
   generateSigningKey, getSigningKey, loadSigningKeys, openSigningKey, rotateSigningKey, signingKeyBytes, signingKeyPlace
 } from './signatures/index.js';
-export { MAX_REQUEST_JSON_DEPTH, requestTooDeep, textNestedDeeperThan, validate, withoutNul } from './validation/index.js';
+export { MAX_REQUEST_JSON_DEPTH, requestTooDeep, textNestedDeeperThan, storableValue, validate } from './validation/index.js';
 export {
   checkTriggerSecret, decideApproval, expireWaits, findTrigger, getApproval, getJobContext, parseInboundBody, patchJobContext, resumeByToken,
   startTriggeredRun, type TriggerJob, unknownResumeToken, waitTokenKnown

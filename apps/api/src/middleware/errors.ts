@@ -37,6 +37,21 @@ export const nulInPath: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * Any other error a body parser raised about the request itself (http-errors marks those it may
+ * show with a 4xx status): a gzip body that does not inflate, a form with too many fields, a body
+ * shorter than its Content-Length. The client's mistake, so a 4xx like the ones above, never a 500.
+ */
+function unreadableBody(err: unknown, contentEncoding: string | undefined): AppError | null {
+  const { status, expose } = err as { status?: unknown; expose?: unknown };
+  if (expose !== true || typeof status !== 'number' || status < 400 || status > 499) return null;
+  if (status === 413) return new AppError('payload_too_large', `request body is too large (${(err as Error).message})`);
+  if (status === 415) return new AppError('unsupported_media_type', (err as Error).message);
+  // A stream that does not inflate is reported by zlib (Z_DATA_ERROR and the like), in words no client needs.
+  if ((err as { code?: unknown }).code?.toString().startsWith('Z_')) return new AppError('invalid_json', `request body is not valid ${contentEncoding} data (Content-Encoding: ${contentEncoding})`);
+  return new AppError('invalid_json', `request body could not be read: ${(err as Error).message}`);
+}
+
 function sendAppError(res: Response, err: AppError): void {
   res.status(err.status).json(envelope(err.code, err.message, err.details));
 }
@@ -69,6 +84,8 @@ export function errorHandler(logger: Logger, routeOf: (method: string, path: str
       res.status(400).json(envelope('invalid_json', (err as Error).message));
       return;
     }
+    const unreadable = unreadableBody(err, req.get('content-encoding'));
+    if (unreadable) return sendAppError(res, unreadable);
     if (isUnavailable(err)) {
       logger.warn('dependency unavailable', { ...where(), error: (err as Error).message });
       res.set('Retry-After', '1').status(503).json(envelope('service_unavailable', 'the service is temporarily unavailable; try again'));

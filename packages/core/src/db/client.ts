@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
-import { withoutNulText } from '../validation/nul.js';
+import { storableText } from '../validation/storable-text.js';
 
 export type Db = PrismaClient;
 export type SqlPool = pg.Pool;
@@ -67,9 +67,9 @@ export function createDatabase(databaseUrl: string, options: PoolOptions = {}): 
 export class SqlBuilder {
   readonly values: unknown[] = [];
 
-  /** Text cannot hold NUL in PostgreSQL: a string parameter has it replaced (validation/nul.ts). */
+  /** Text cannot hold NUL in PostgreSQL: a string parameter has it replaced (validation/storable-text.ts). */
   param(value: unknown): string {
-    this.values.push(typeof value === 'string' ? withoutNulText(value) : value);
+    this.values.push(typeof value === 'string' ? storableText(value) : value);
     return `$${this.values.length}`;
   }
 }

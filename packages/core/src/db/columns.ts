@@ -1,4 +1,4 @@
-import { withoutNulJsonText, withoutNulText } from '../validation/nul.js';
+import { storableJsonText, storableText } from '../validation/storable-text.js';
 
 /**
  * Batched statements over `unnest()`ed arrays, built from one column list: a column is declared
@@ -8,8 +8,8 @@ import { withoutNulJsonText, withoutNulText } from '../validation/nul.js';
  *
  * The arrays are made storable by type, so every batched writer gets it without asking: `jsonb`
  * values go as JSON text (pg would turn a JS array into a Postgres array literal), `timestamptz`
- * as ISO text, and NUL, which PostgreSQL cannot store in text or jsonb, becomes U+FFFD
- * (validation/nul.ts).
+ * as ISO text, and NUL or an unpaired surrogate, which PostgreSQL cannot store, becomes U+FFFD
+ * (validation/storable-text.ts).
  */
 export interface Column<T> {
   name: string;
@@ -37,7 +37,7 @@ export function paramAfter<T>(columns: readonly Column<T>[], nth = 1): string {
 }
 
 const storable: Record<Column<unknown>['type'], (value: unknown) => unknown> = {
-  text: (v) => (typeof v === 'string' ? withoutNulText(v) : v),
+  text: (v) => (typeof v === 'string' ? storableText(v) : v),
   jsonb: (v) => jsonText(v),
   timestamptz: (v) => (v instanceof Date ? v.toISOString() : v),
   int: (v) => v,
@@ -50,5 +50,5 @@ export function columnArrays<T>(columns: readonly Column<T>[], rows: readonly T[
 }
 
 /** A JSON value as jsonb can store it, or null. */
-export const jsonText = (value: unknown) => (value === null || value === undefined ? null : withoutNulJsonText(JSON.stringify(value)));
+export const jsonText = (value: unknown) => (value === null || value === undefined ? null : storableJsonText(JSON.stringify(value)));
 export const isoText = (value: Date | null | undefined) => value?.toISOString() ?? null;

@@ -1,5 +1,5 @@
 import type { SqlPool } from '../db/client.js';
-import { hashLookup } from '../db/hash-lookup.js';
+import { hashLookup } from '../db/keyed-lookup.js';
 import { hashToken } from '../ids/ids.js';
 import { monitorPayloadSql } from './monitor-payload.js';
 

@@ -16,6 +16,10 @@ describe('nestedDeeperThan', () => {
     expect(nestedDeeperThan({ wide: Array.from({ length: 1000 }, () => ({ x: [1] })) }, 3)).toBe(true);
   });
 
+  it('measures an array of 500,000 items, what a 1 MiB body can hold, without overflowing the stack', () => {
+    expect(nestedDeeperThan({ items: new Array(500_000).fill(0) }, 64)).toBe(false);
+  });
+
   it('measures 200,000 levels without overflowing the stack', () => {
     expect(nestedDeeperThan(JSON.parse('['.repeat(200_000) + ']'.repeat(200_000)), 64)).toBe(true);
   });

@@ -26,7 +26,8 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
     for (const node of level) {
       if (typeof node !== 'object' || node === null) continue;
       if (depth >= limit) return true;
-      next.push(...(Array.isArray(node) ? node : Object.values(node)));
+      // One by one: spreading an array of 200,000 items as arguments overflows the stack.
+      for (const child of Array.isArray(node) ? node : Object.values(node)) next.push(child);
     }
     level = next;
   }

@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { withoutDependentProblems } from './dependent-fields.js';
 import { MESSAGE_PREFERENCES } from './messages.js';
-import { containsNul, nulPaths } from './nul.js';
+import { holdsUnstorableText, unstorablePaths } from './storable-text.js';
 
 function pathOf(path: (string | number)[]): string {
   return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
@@ -37,7 +37,8 @@ export interface ValidateOptions {
  * Validates `input` against `schema` and returns the value with defaults, or throws one
  * validation_failed AppError with every problem as `<path>: <what is wrong>`. Only fields that
  * are wrong are named: a field whose rules depend on a wrong field is not reported, and a string
- * holding NUL (which PostgreSQL cannot store) is reported at its path rather than failing later.
+ * holding what PostgreSQL cannot store (NUL, an unpaired surrogate) is reported at its path
+ * rather than failing later.
  */
 export function validate<T>(schema: Joi.Schema, input: unknown, options: ValidateOptions = {}): T {
   const settings = { abortEarly: false, convert: false, context: options.context };
@@ -48,9 +49,9 @@ export function validate<T>(schema: Joi.Schema, input: unknown, options: Validat
   const { value, error } = first.error ? required(schema).validate(input, { ...settings, ...MESSAGE_PREFERENCES }) : first;
   const prefix = options.prefix ?? '';
   const problems = error ? withoutDependentProblems(schema, error.details).map((d) => detailOf(d.path, d.message, prefix)) : [];
-  if (containsNul(input)) {
-    for (const path of nulPaths(input)) {
-      const detail = detailOf(path, 'must not contain a NUL character', prefix);
+  if (holdsUnstorableText(input)) {
+    for (const { path, problem } of unstorablePaths(input)) {
+      const detail = detailOf(path, problem, prefix);
       // A field reported already, or a key of this object reported at its own path, is enough.
       const within = (p: ErrorDetail) => path.length === 0 || p.path === detail.path || p.path.startsWith(`${detail.path}.`) || p.path.startsWith(`${detail.path}[`);
       if (!problems.some(within)) problems.push(detail);

@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
 import { hashToken } from '../ids/ids.js';
 import { settleWait } from '../executions/settle-wait.js';
-import { withoutNul } from '../validation/nul.js';
+import { storableValue } from '../validation/storable-text.js';
 
 /**
  * POST /v1/approvals/:token/approve|reject (docs/WORKFLOWS.md, "Approvals"): the first decision counts and queues
@@ -17,7 +17,7 @@ export async function decideApproval(
 ): Promise<ApprovalDecisionResult> {
   const tokenHash = hashToken(token);
   // NUL in a comment or body is replaced before it is stored (Postgres cannot store it).
-  const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input: withoutNul(input) });
+  const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input: storableValue(input) });
   if (settled) return { status: decision, execution_id: settled.executionId };
   const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true, expiresAt: true } });
   if (!step || step.type !== 'approval') throw new AppError('not_found', 'no approval has this token');

@@ -1,7 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import type { TriggerValues } from '../templates/step-template.js';
 import { MAX_REQUEST_JSON_DEPTH, requestTooDeep, textNestedDeeperThan } from '../validation/json-depth.js';
-import { withoutNul } from '../validation/nul.js';
+import { storableValue } from '../validation/storable-text.js';
 
 /**
  * What the public endpoints make of an inbound request (docs/WORKFLOWS.md, "Webhook triggers"): the body as
@@ -60,7 +60,8 @@ export function sourceIp(remoteAddress: string | undefined): string | null {
 /**
  * `trigger_input` (docs/WORKFLOWS.md): header names lower-cased, `x-webhook-secret` left out,
  * `authorization`, `proxy-authorization` and `cookie` values replaced by `[redacted]`, and NUL
- * replaced wherever a sender put one (body, query, header), since Postgres cannot store it.
+ * and unpaired surrogates replaced wherever a sender put one (body, query, header), since
+ * Postgres cannot store them.
  */
 export function triggerInput(input: {
   headers: Record<string, string | string[] | undefined>;
@@ -75,5 +76,5 @@ export function triggerInput(input: {
     if (value === undefined || DROPPED_HEADERS.has(name)) continue;
     headers[name] = REDACTED_HEADERS.has(name) ? REDACTED : Array.isArray(value) ? value.join(', ') : value;
   }
-  return withoutNul({ headers, body: input.body, query: { ...input.query }, source_ip: sourceIp(input.remoteAddress), received_at: input.receivedAt.toISOString() });
+  return storableValue({ headers, body: input.body, query: { ...input.query }, source_ip: sourceIp(input.remoteAddress), received_at: input.receivedAt.toISOString() });
 }

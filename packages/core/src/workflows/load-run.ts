@@ -1,4 +1,5 @@
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
+import { keyedLookup } from '../db/keyed-lookup.js';
 import type { Deps } from '../deps/deps.js';
 import type { TriggerValues } from '../templates/step-template.js';
 import type { Step } from '@cronsvc/contracts';
@@ -47,6 +48,7 @@ export interface Run {
 }
 
 interface RunRecord {
+  id: string;
   status: string;
   attempt_count: number;
   steps: Step[] | null;
@@ -67,7 +69,7 @@ const DEFAULT_MAX_DURATION_SECONDS = 1800;
 // The run and the record of its current step, in one round trip. The step comes back as JSON
 // (its keys renamed to the runner's names), so its timestamps are parsed below.
 const LOAD_SQL = `
-  SELECT e.status, e.attempt_count, e.steps, e.step_index, e.context, e.trigger_input, e.deadline_at, e.started_at, e.next_attempt_at,
+  SELECT e.id, e.status, e.attempt_count, e.steps, e.step_index, e.context, e.trigger_input, e.deadline_at, e.started_at, e.next_attempt_at,
          j.steps AS job_steps, j.max_workflow_duration_seconds, c.entries AS job_context,
          CASE WHEN s.id IS NULL THEN NULL ELSE jsonb_build_object(
            'id', s.id, 'stepIndex', s.step_index, 'stepId', s.step_id, 'type', s.type, 'status', s.status,
@@ -79,9 +81,13 @@ const LOAD_SQL = `
     JOIN jobs AS j ON j.id = e.job_id
     LEFT JOIN job_contexts AS c ON c.job_id = e.job_id
     LEFT JOIN step_executions AS s ON s.execution_id = e.id AND s.step_index = e.step_index
-   WHERE e.id = $1`;
+   WHERE e.id = ANY($1::text[])`;
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
+
+// The turns that start together (resumes and decisions arriving at once) load their runs in one
+// statement, as their claims are made.
+const load = keyedLookup<RunRecord>('load-step-runs', LOAD_SQL, (run) => run.id);
 
 /**
  * Loads a claimed step-driven execution for its turn; null when it is no longer this claim's
@@ -89,8 +95,7 @@ const date = (value: string | null) => (value === null ? null : new Date(value))
  * store as they are now and sets its deadline from its start; the first recording stores them.
  */
 export async function loadRun(deps: Pick<Deps, 'pool'>, exe: ClaimedExecution): Promise<Run | null> {
-  const { rows } = await deps.pool.query<RunRecord>({ name: 'load-step-run', text: LOAD_SQL, values: [exe.id] });
-  const r = rows[0];
+  const r = await load(deps.pool, exe.id);
   if (!r || r.status !== 'running' || r.attempt_count !== exe.attemptCount) return null;
   const steps = r.steps ?? r.job_steps ?? [];
   const seconds = r.max_workflow_duration_seconds ?? DEFAULT_MAX_DURATION_SECONDS;

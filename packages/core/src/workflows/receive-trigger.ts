@@ -1,6 +1,7 @@
 import type { SqlPool } from '../db/client.js';
 import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
+import { keyedLookup } from '../db/keyed-lookup.js';
 import { perPool } from '../db/per-pool.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
@@ -55,17 +56,7 @@ const INSERT_SQL = `
     JOIN jobs AS j ON j.id = t.job_id
   RETURNING id`;
 
-const lookups = perPool(
-  (pool: SqlPool) =>
-    new GroupCommit<string, TriggerJob | null>(
-      async (hashes) => {
-        const { rows } = await pool.query<TriggerJob>({ name: 'trigger-jobs', text: LOOKUP_SQL, values: [hashes] });
-        const byHash = new Map(rows.map((r) => [r.webhook_token_hash, r]));
-        return hashes.map((h) => byHash.get(h) ?? null);
-      },
-      { maxBatch: 500, maxInFlight: 2 },
-    ),
-);
+const lookup = keyedLookup<TriggerJob>('trigger-jobs', LOOKUP_SQL, (job) => job.webhook_token_hash);
 
 const inserts = perPool(
   (pool: SqlPool) =>
@@ -94,7 +85,7 @@ type TriggerDeps = Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger' | 'config'>
  * token, which is answered like a known one and starts nothing), then its secret, then the run.
  */
 export async function findTrigger(deps: Pick<Deps, 'pool'>, token: string): Promise<TriggerJob | null> {
-  return lookups(deps.pool).add(hashToken(token));
+  return lookup(deps.pool, hashToken(token));
 }
 
 // Rewrites a first-version secret hash once a call has shown the secret (only then is it known).

@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
 import { hashToken } from '../ids/ids.js';
 import { settleWait } from '../executions/settle-wait.js';
-import { withoutNul } from '../validation/nul.js';
+import { storableValue } from '../validation/storable-text.js';
 
 /**
  * POST /v1/resume/:token (docs/WORKFLOWS.md, "Waiting for a webhook"): the posted payload becomes the waiting step's input and
@@ -14,7 +14,7 @@ import { withoutNul } from '../validation/nul.js';
 export const unknownResumeToken = () => new AppError('not_found', 'no waiting step has this resume token (it is unknown, used, or its wait is over)');
 
 export async function resumeByToken(deps: Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger'>, token: string, payload: unknown): Promise<ResumeResult> {
-  const settled = await settleWait(deps, { tokenHash: hashToken(token) }, { type: 'wait_for_webhook', decision: 'resumed', input: withoutNul(payload) });
+  const settled = await settleWait(deps, { tokenHash: hashToken(token) }, { type: 'wait_for_webhook', decision: 'resumed', input: storableValue(payload) });
   if (!settled) throw unknownResumeToken();
   return { resumed: true, execution_id: settled.executionId };
 }

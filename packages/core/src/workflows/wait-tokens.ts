@@ -1,5 +1,5 @@
 import type { SqlPool } from '../db/client.js';
-import { hashLookup } from '../db/hash-lookup.js';
+import { hashLookup } from '../db/keyed-lookup.js';
 import { hashToken } from '../ids/ids.js';
 
 // A token stays known after its use (a used resume token is then a 404 of its own, an approval

@@ -4,7 +4,8 @@ import { hashToken } from '../ids/ids.js';
 
 /**
  * RATE_LIMIT_PER_MINUTE per API token, shared by every API process: a fixed window of one minute
- * per token, opened by its first request, counted in one round trip per request. In Redis (a Lua
+ * per token, opened by its first request, counted in one round trip per key for the hits that
+ * arrive together (each still gets its own place in the count). In Redis (a Lua
  * script; keys expire with their window) when the service uses Redis, else in Postgres (one
  * upsert on an unlogged table). Counts are kept under the token's hash, never the token.
  */
@@ -27,11 +28,12 @@ const WINDOW_MS = 60_000;
 // API that stops answering while the store is away would be worse than a limit briefly not applied.
 const ANSWER_WITHIN_MS = 500;
 
-// Adds one to the token's count, starting the window with the first request; answers the count
-// and the milliseconds left in the window.
+// Adds n to the key's count, starting the window with its first hits; answers the count and the
+// milliseconds left in the window.
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local n = tonumber(ARGV[2])
+local count = redis.call('INCRBY', KEYS[1], n)
+if count == n then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local left = redis.call('PTTL', KEYS[1])
 if left < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -39,31 +41,31 @@ if left < 0 then
 end
 return {count, left}`;
 
-type WithHit = (Redis | Cluster) & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+type WithHit = (Redis | Cluster) & { rateLimitHits(key: string, windowMs: number, n: number): Promise<[number, number]> };
 
-/** Counts one hit of `key` in its window: the count so far and the milliseconds the window has left. */
-type Counter = (key: string) => Promise<{ count: number; leftMs: number }>;
+/** Counts n hits of `key` in its window: the count after them and the milliseconds the window has left. */
+type Counter = (key: string, n: number) => Promise<{ count: number; leftMs: number }>;
 
 function redisCounter(redis: Redis | Cluster, prefix: string): Counter {
-  if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  if (!('rateLimitHits' in redis)) redis.defineCommand('rateLimitHits', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as WithHit;
-  return async (key) => {
-    const [count, leftMs] = await client.rateLimitHit(`${prefix}:ratelimit:${key}`, WINDOW_MS);
+  return async (key, n) => {
+    const [count, leftMs] = await client.rateLimitHits(`${prefix}:ratelimit:${key}`, WINDOW_MS, n);
     return { count: Number(count), leftMs: Number(leftMs) };
   };
 }
 
-// A window that has ended starts again at this request.
+// A window that has ended starts again with these hits.
 const HIT_SQL = `
-  INSERT INTO rate_limit_windows AS w (key, window_ends_at, count) VALUES ($1, now() + $2 * interval '1 millisecond', 1)
+  INSERT INTO rate_limit_windows AS w (key, window_ends_at, count) VALUES ($1, now() + $2 * interval '1 millisecond', $3)
   ON CONFLICT (key) DO UPDATE SET
-    count = CASE WHEN w.window_ends_at <= now() THEN 1 ELSE w.count + 1 END,
+    count = CASE WHEN w.window_ends_at <= now() THEN $3 ELSE w.count + $3 END,
     window_ends_at = CASE WHEN w.window_ends_at <= now() THEN now() + $2 * interval '1 millisecond' ELSE w.window_ends_at END
   RETURNING count, greatest(0, extract(epoch FROM w.window_ends_at - now()) * 1000)::int AS left_ms`;
 
 function postgresCounter(pool: SqlPool): Counter {
-  return async (key) => {
-    const { rows } = await pool.query<{ count: number; left_ms: number }>({ name: 'rate-limit-hit', text: HIT_SQL, values: [key, WINDOW_MS] });
+  return async (key, n) => {
+    const { rows } = await pool.query<{ count: number; left_ms: number }>({ name: 'rate-limit-hits', text: HIT_SQL, values: [key, WINDOW_MS, n] });
     return { count: rows[0].count, leftMs: rows[0].left_ms };
   };
 }
@@ -73,19 +75,37 @@ export type RateLimitStore = { redis: Redis | Cluster; prefix: string } | { pool
 
 export function createRateLimiter(store: RateLimitStore, perMinute: number): RateLimiter {
   const count = 'redis' in store ? redisCounter(store.redis, store.prefix) : postgresCounter(store.pool);
-  return {
-    async hit(token) {
+  const stateOf = (position: number, leftMs: number): RateLimitState => ({
+    allowed: position <= perMinute,
+    limit: perMinute,
+    remaining: Math.max(0, perMinute - position),
+    resetSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+  });
+  // Hits of one key in the same turn of the event loop are counted together: one INCRBY n
+  // (or one upsert) for a burst of deliveries of one workspace, or requests of one token. The
+  // i-th of them is the (count - n + i)-th hit of the window, exactly as one by one.
+  let pending = new Map<string, ((state: RateLimitState | null) => void)[]>();
+  const flush = () => {
+    const batch = pending;
+    pending = new Map();
+    for (const [key, waiters] of batch) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ANSWER_WITHIN_MS)));
-      const answer = count(hashToken(token)).catch(() => null);
-      const result = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
-      if (!result) return null;
-      return {
-        allowed: result.count <= perMinute,
-        limit: perMinute,
-        remaining: Math.max(0, perMinute - result.count),
-        resetSeconds: Math.max(1, Math.ceil(result.leftMs / 1000)),
-      };
+      const answer = count(key, waiters.length).catch(() => null);
+      void Promise.race([answer, late])
+        .finally(() => clearTimeout(timer))
+        .then((result) => waiters.forEach((resolve, i) => resolve(result && stateOf(result.count - waiters.length + i + 1, result.leftMs))));
+    }
+  };
+  return {
+    hit(token) {
+      return new Promise((resolve) => {
+        const key = hashToken(token);
+        if (pending.size === 0) setImmediate(flush);
+        const waiters = pending.get(key);
+        if (waiters) waiters.push(resolve);
+        else pending.set(key, [resolve]);
+      });
     },
   };
 }
