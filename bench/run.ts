@@ -20,6 +20,7 @@ import { apiE2e } from './scenarios/api-e2e.js';
 import { fireLag } from './scenarios/fire-lag.js';
 import { monitors } from './scenarios/monitors.js';
 import { notifications } from './scenarios/notifications.js';
+import { scaling } from './scenarios/scaling.js';
 import { schedulesFootprint } from './scenarios/schedules-footprint.js';
 import { throughput } from './scenarios/throughput.js';
 import { workflows } from './scenarios/workflows.js';
@@ -34,6 +35,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   notifications,
   monitors,
   workflows,
+  scaling,
 };
 
 const resultsDir = path.join(repoRoot, 'bench', 'results');

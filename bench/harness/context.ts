@@ -228,6 +228,19 @@ export async function waitForCompletion(done: () => Promise<number>, expected: n
 }
 
 
+/** CPU ticks used so far by each Postgres backend serving the bench database. */
+export async function postgresTicks(ctx: BenchContext): Promise<Map<number, number>> {
+  const { rows } = await ctx.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [ctx.dbName]);
+  return new Map(rows.map((r) => [r.pid, cpuTicks(r.pid) ?? 0]));
+}
+
+/** Ticks between two postgresTicks readings; a backend that appeared in between counts whole. */
+export function postgresTicksBetween(start: Map<number, number>, end: Map<number, number>): number {
+  let ticks = 0;
+  for (const [pid, at] of end) ticks += at - (start.get(pid) ?? 0);
+  return ticks;
+}
+
 /** Busy and total jiffies of the whole machine, from /proc/stat. */
 function systemTicks(): { busy: number; total: number } {
   const first = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);

@@ -29,10 +29,12 @@ export interface SeedJobsOptions {
   count: number;
   /** Names are `${namePrefix}${i}`. */
   namePrefix: string;
+  /** The first `i`; the rows get firstIndex .. firstIndex + count - 1. Default 1. */
+  firstIndex?: number;
   kind: string;
   state: string;
   shape: JobShape;
-  /** SQL for next_run_at; may use `i` (1..count) and parameters from `params` starting at $8. */
+  /** SQL for next_run_at; may use `i` and parameters from `params` starting at $8. */
   nextRunAtSql: string;
   /** SQL for schedule (jsonb); may use `i` and `s.t` (this row's next_run_at). */
   scheduleSql: string;
@@ -53,9 +55,11 @@ export interface SeededJob {
 /** Inserts jobs in chunks; returns (id, name, next_run_at) of each when asked. */
 export async function seedJobs(pool: pg.Pool, o: SeedJobsOptions): Promise<SeededJob[]> {
   const chunk = o.chunk ?? 50_000;
+  const first = o.firstIndex ?? 1;
+  const last = first + o.count - 1;
   const out: SeededJob[] = [];
-  for (let from = 1; from <= o.count; from += chunk) {
-    const to = Math.min(o.count, from + chunk - 1);
+  for (let from = first; from <= last; from += chunk) {
+    const to = Math.min(last, from + chunk - 1);
     const sql = `
       INSERT INTO jobs (id, workspace_id, name, kind, state, schedule, schedule_anchor, request, retry_policy,
                         next_run_at, max_concurrent_executions, created_at, updated_at)
@@ -76,6 +80,37 @@ export async function seedJobs(pool: pg.Pool, o: SeedJobsOptions): Promise<Seede
     if (o.returning) for (const r of res.rows) out.push({ id: r.id, name: r.name, workspaceId: o.workspaceId, nextRunAt: r.next_run_at ? r.next_run_at.getTime() : null });
   }
   return out;
+}
+
+/**
+ * Active daily schedules, as a workspace holds them: the first half `cron` (daily at the minute of
+ * their next fire), the rest `recurring` every 1,440 minutes. `nextRunAtSql` may use `i`
+ * (1..count over both halves) and `params` from $8.
+ */
+export async function seedDailySchedules(
+  pool: pg.Pool,
+  o: { workspaceId: string; shape: JobShape; count: number; namePrefix: string; nextRunAtSql: string; params?: unknown[]; returning?: boolean },
+): Promise<SeededJob[]> {
+  const cron = Math.floor(o.count / 2);
+  const common = { workspaceId: o.workspaceId, state: 'active', shape: o.shape, nextRunAtSql: o.nextRunAtSql, params: o.params, returning: o.returning };
+  return [
+    ...(await seedJobs(pool, {
+      ...common,
+      count: cron,
+      namePrefix: `${o.namePrefix}cron-`,
+      kind: 'cron',
+      scheduleSql: `jsonb_build_object('cron', extract(minute FROM s.t AT TIME ZONE 'UTC')::int || ' ' || extract(hour FROM s.t AT TIME ZONE 'UTC')::int || ' * * *')`,
+    })),
+    ...(await seedJobs(pool, {
+      ...common,
+      count: o.count - cron,
+      firstIndex: cron + 1,
+      namePrefix: `${o.namePrefix}recurring-`,
+      kind: 'recurring',
+      scheduleSql: `'{"every_n_minutes": 1440}'::jsonb`,
+      anchorSql: `s.t - interval '1 day'`,
+    })),
+  ];
 }
 
 /** Active one_time jobs with no schedule, for executions seeded by hand (what run-now would queue). */

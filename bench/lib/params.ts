@@ -1,5 +1,6 @@
 // Sizes of every scenario, full and --quick, and the targets they are judged against
 // (docs/BENCHMARKS.md lists them).
+import type { LatencyGrowth } from './scaling.js';
 import type { Target } from './verdict.js';
 
 export interface Params {
@@ -76,6 +77,29 @@ export interface Params {
     /** Give up on a part of the scenario after this long. */
     timeoutMs: number;
   };
+  scaling: {
+    /** Active schedules, smallest first; each size adds to the one before. */
+    schedules: number[];
+    /** Of each size's new schedules, how many are due inside its window (the rest far ahead). */
+    firing: number;
+    /** One-shot jobs due evenly over each window, whose fire lag is the figure. */
+    probes: number;
+    windowMs: number;
+    /** How long after the window a fire may still arrive before it is a miss. */
+    graceMs: number;
+    /** one_time jobs created through POST /v1/jobs at each size, until every one has succeeded. */
+    burst: number;
+    inFlight: number;
+    /** The scheduler's and Postgres's CPU is measured over this long with nothing due. */
+    idleWindowMs: number;
+    /** Stored executions, smallest first: the history of one busy workspace at two ages. */
+    executions: number[];
+    /** GET /v1/executions and GET /v1/dlq pages at this rate, paced. */
+    pageRate: number;
+    pageSeconds: number;
+    /** Give up on a burst after this long. */
+    timeoutMs: number;
+  };
 }
 
 export const FULL: Params = {
@@ -88,6 +112,20 @@ export const FULL: Params = {
   notifications: { executions: 10_000, stallMs: 30_000 },
   monitors: { monitors: 100_000, goingDown: 1_000, idleWindowMs: 10_000 },
   workflows: { runs: 1_000, triggers: 10_000, triggerConnections: 100, timeoutMs: 300_000 },
+  scaling: {
+    schedules: [1_000, 10_000, 100_000],
+    firing: 500,
+    probes: 50,
+    windowMs: 20_000,
+    graceMs: 30_000,
+    burst: 5_000,
+    inFlight: 32,
+    idleWindowMs: 10_000,
+    executions: [1_000_000, 10_000_000],
+    pageRate: 20,
+    pageSeconds: 10,
+    timeoutMs: 180_000,
+  },
 };
 
 export const QUICK: Params = {
@@ -100,6 +138,21 @@ export const QUICK: Params = {
   notifications: { executions: 1_000, stallMs: 15_000 },
   monitors: { monitors: 10_000, goingDown: 200, idleWindowMs: 5_000 },
   workflows: { runs: 200, triggers: 2_000, triggerConnections: 100, timeoutMs: 120_000 },
+  scaling: {
+    schedules: [1_000, 5_000, 20_000],
+    firing: 200,
+    probes: 20,
+    windowMs: 8_000,
+    graceMs: 10_000,
+    burst: 1_500,
+    inFlight: 32,
+    idleWindowMs: 5_000,
+    executions: [100_000, 1_000_000],
+    pageRate: 20,
+    // 100 requests: their p99 is the second slowest, not the slowest.
+    pageSeconds: 5,
+    timeoutMs: 120_000,
+  },
 };
 
 /** The targets, in one place so the docs and the table cannot disagree. */
@@ -125,4 +178,19 @@ export const TARGETS = {
   eventToSentP99Ms: { op: '<', value: 2_000 },
   onDownLateMaxMs: { op: '<', value: 2_000 },
   resumeToNextStepP99Ms: { op: '<', value: 100 },
+  /** Bytes or idle CPU per schedule or execution, or CPU per execution of a burst, at the largest size over the smallest: at most linear, with room for noise. */
+  perUnitGrowth: { op: '<=', value: 1.5 },
+  /** Executions/s at the largest size over the smallest. */
+  rateGrowth: { op: '>=', value: 0.7 },
 } satisfies Record<string, Target>;
+
+/**
+ * How far a latency may grow from the smallest size to the largest (the bound is set by the
+ * smallest size's figure, so it is not a fixed target): fire lag and list pages should stay flat;
+ * twice plus a little absorbs the noise of a shared machine, a latency that grew with the count
+ * does not fit in it.
+ */
+export const LATENCY_GROWTH = {
+  fireLag: { factor: 2, slackMs: 50 },
+  page: { factor: 2, slackMs: 20 },
+} satisfies Record<string, LatencyGrowth>;

@@ -11,12 +11,13 @@
 // the queues in it (BullMQ's PostgreSQL backend), as `npm start` runs on a machine with only Node.js.
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { closeEmbeddedContext, cpuWindow, ensureService, openContext, runNames, waitUntil, type BenchContext } from '../harness/context.js';
-import { CLOCK_TICKS_PER_SECOND, cpuTicks } from '../harness/processes.js';
+import { closeEmbeddedContext, cpuWindow, ensureService, openContext, postgresTicks, postgresTicksBetween, runNames, waitUntil, type BenchContext } from '../harness/context.js';
+import { runE2eLoad } from '../harness/e2e-load.js';
+import { CLOCK_TICKS_PER_SECOND } from '../harness/processes.js';
 import { repoRoot, spawnTsx } from '../harness/processes.js';
 import { resetServiceData, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
 import type { Service } from '../harness/service.js';
-import type { ClosedResult, ClosedSpec, E2eCall, PacedSpec } from '../load/e2e.js';
+import type { ClosedResult, E2eCall, PacedSpec } from '../load/e2e.js';
 import { summarizeLoad, type LoadResult } from '../lib/load.js';
 import { TARGETS } from '../lib/params.js';
 import { derived, type Figure, type Target } from '../lib/verdict.js';
@@ -24,16 +25,6 @@ import { REDIS_URL } from '../harness/stores.js';
 import type { ScenarioResult } from './types.js';
 
 const SCENARIO = 'api-e2e';
-
-async function runLoad<T>(spec: ClosedSpec | PacedSpec, timeoutMs: number): Promise<T> {
-  const loader = spawnTsx('e2e-load', 'bench/load/e2e.ts', { E2E_SPEC: JSON.stringify(spec) });
-  try {
-    const [, json] = await loader.waitForLine(/^RESULTS (.*)$/, timeoutMs);
-    return JSON.parse(json) as T;
-  } finally {
-    await loader.stop();
-  }
-}
 
 /** Seeds `count` active one_time jobs (run-now targets) and writes their ids to a file for the load process. */
 async function seedRunNowJobs(ctx: BenchContext, count: number): Promise<string> {
@@ -53,12 +44,6 @@ async function drained(ctx: BenchContext, service: Service): Promise<void> {
   );
 }
 
-/** CPU ticks used so far by each Postgres backend serving the bench database. */
-async function postgresTicks(ctx: BenchContext): Promise<Map<number, number>> {
-  const { rows } = await ctx.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [ctx.dbName]);
-  return new Map(rows.map((r) => [r.pid, cpuTicks(r.pid) ?? 0]));
-}
-
 /**
  * Where the CPU went during a run, in ms: each service process, the target, and the Postgres
  * backends of the bench database (a backend that appeared during the window counts whole).
@@ -68,9 +53,7 @@ function cpuAccount(ctx: BenchContext, service: Service): () => Promise<Record<s
   const before = postgresTicks(ctx);
   return async () => {
     const report = window();
-    const [start, end] = [await before, await postgresTicks(ctx)];
-    let ticks = 0;
-    for (const [pid, at] of end) ticks += at - (start.get(pid) ?? 0);
+    const ticks = postgresTicksBetween(await before, await postgresTicks(ctx));
     const ms = (percent: number | null) => (percent === null ? null : (percent / 100) * report.windowMs);
     return {
       ...Object.fromEntries(Object.entries(report.processes).map(([name, percent]) => [name, ms(percent)])),
@@ -101,7 +84,7 @@ async function minimalPipeline(ctx: BenchContext, body: string): Promise<{ figur
     const [, [, port]] = await Promise.all([worker.waitForLine(/^READY$/, 60_000), front.waitForLine(/^READY (\d+)$/, 60_000)]);
     ctx.log(`${SCENARIO}: ${p.executions.toLocaleString('en-US')} one_time jobs through the minimal pipeline, ${p.inFlight} in flight`);
     const cpu = cpuWindow([front, worker, ctx.target.process]);
-    const result = await runLoad<ClosedResult>(
+    const result = await runE2eLoad<ClosedResult>(
       { mode: 'closed', baseUrl: `http://127.0.0.1:${port}`, token: 'none', call: { kind: 'create', body }, count: p.executions, inFlight: p.inFlight, succeededTotal: p.executions, timeoutMs: p.timeoutMs },
       p.timeoutMs + 60_000,
     );
@@ -133,7 +116,7 @@ async function endToEnd(
   ctx.log(`${SCENARIO}: ${count.toLocaleString('en-US')} ${label}, ${p.inFlight} in flight, until all succeeded`);
   const timeoutMs = p.timeoutMs;
   const cpu = cpuAccount(ctx, service);
-  const result = await runLoad<ClosedResult>(
+  const result = await runE2eLoad<ClosedResult>(
     { mode: 'closed', baseUrl: service.baseUrl, token: ctx.apiToken, call, count, inFlight: p.inFlight, succeededTotal: count, timeoutMs },
     timeoutMs + 60_000,
   );
@@ -235,7 +218,7 @@ export async function apiE2e(ctx: BenchContext): Promise<ScenarioResult> {
       },
     ];
     ctx.log(`${SCENARIO}: ${runs.length} paced runs of ${p.durationSeconds} s at ${p.pacedRate} req/s`);
-    const paced = await runLoad<{ name: string; result: LoadResult }[]>(
+    const paced = await runE2eLoad<{ name: string; result: LoadResult }[]>(
       { mode: 'paced', baseUrl: service.baseUrl, token: ctx.apiToken, runs },
       runs.length * (p.durationSeconds + p.warmupSeconds + 30) * 1000 + 60_000,
     );

@@ -7,7 +7,7 @@
 import { cpuWindow, ensureService, serviceSetting, sleep, type BenchContext } from '../harness/context.js';
 import { ensureHistory } from '../harness/history.js';
 import { rssBytes } from '../harness/processes.js';
-import { jobShape, resetServiceData, seedJobs, workspaceId } from '../harness/seed.js';
+import { jobShape, resetServiceData, seedDailySchedules, workspaceId } from '../harness/seed.js';
 import type { Service } from '../harness/service.js';
 import { prefixMemory } from '../harness/stores.js';
 import { TARGETS } from '../lib/params.js';
@@ -42,34 +42,15 @@ async function tableBytes(ctx: BenchContext, table: string): Promise<{ bytes: nu
   return { bytes: Number(r.rows[0].bytes), rows: r.rows[0].rows };
 }
 
-/** Half cron (daily at a fixed minute), half recurring (every 1440 minutes), all due later today or tomorrow. */
+/** Daily schedules, all due later today or tomorrow. */
 async function seedSchedules(ctx: BenchContext, count: number, round: number): Promise<void> {
-  const ws = await workspaceId(ctx.pool);
-  const shape = jobShape(ctx.target.url);
-  const when = `date_trunc('minute', now() + interval '10 minutes' + (i::float8 / $8::float8) * interval '23 hours')`;
-  const cron = Math.floor(count / 2);
-  await seedJobs(ctx.pool, {
-    workspaceId: ws,
-    count: cron,
-    namePrefix: `footprint-cron-${round}-`,
-    kind: 'cron',
-    state: 'active',
-    shape,
-    nextRunAtSql: when,
-    scheduleSql: `jsonb_build_object('cron', extract(minute FROM s.t AT TIME ZONE 'UTC')::int || ' ' || extract(hour FROM s.t AT TIME ZONE 'UTC')::int || ' * * *')`,
-    params: [cron],
-  });
-  await seedJobs(ctx.pool, {
-    workspaceId: ws,
-    count: count - cron,
-    namePrefix: `footprint-recurring-${round}-`,
-    kind: 'recurring',
-    state: 'active',
-    shape,
-    nextRunAtSql: when,
-    scheduleSql: `'{"every_n_minutes": 1440}'::jsonb`,
-    anchorSql: `s.t - interval '1 day'`,
-    params: [count - cron],
+  await seedDailySchedules(ctx.pool, {
+    workspaceId: await workspaceId(ctx.pool),
+    shape: jobShape(ctx.target.url),
+    count,
+    namePrefix: `footprint-${round}-`,
+    nextRunAtSql: `date_trunc('minute', now() + interval '10 minutes' + (i::float8 / $8::float8) * interval '23 hours')`,
+    params: [count],
   });
   await ctx.pool.query('ANALYZE jobs');
 }
