@@ -54,3 +54,9 @@ it.each([
   expect(text).not.toMatch(/Seq Scan on executions/);
   expect(text).toMatch(/Index|Bitmap/);
 });
+
+it('reads a page of the dead-letter queue from its own index, in order, without a sort', async () => {
+  const text = await plan(page('AND dead_lettered_at IS NOT NULL'), ['wsp_3']);
+  expect(text).toMatch(/executions_dlq_page_idx/);
+  expect(text).not.toMatch(/Sort/);
+});
