@@ -13,8 +13,7 @@ import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { closeEmbeddedContext, cpuWindow, ensureService, openContext, postgresTicks, postgresTicksBetween, runNames, waitUntil, type BenchContext } from '../harness/context.js';
 import { runE2eLoad } from '../harness/e2e-load.js';
-import { CLOCK_TICKS_PER_SECOND } from '../harness/processes.js';
-import { repoRoot, spawnTsx } from '../harness/processes.js';
+import { CLOCK_TICKS_PER_SECOND, cpuTicks, repoRoot, spawnTsx, type Managed } from '../harness/processes.js';
 import { resetServiceData, seedOneTimeJobs, workspaceId } from '../harness/seed.js';
 import type { Service } from '../harness/service.js';
 import type { ClosedResult, E2eCall, PacedSpec } from '../load/e2e.js';
@@ -48,20 +47,39 @@ async function drained(ctx: BenchContext, service: Service): Promise<void> {
  * Where the CPU went during a run, in ms: each service process, the target, and the Postgres
  * backends of the bench database (a backend that appeared during the window counts whole).
  */
-function cpuAccount(ctx: BenchContext, service: Service): () => Promise<Record<string, number | null>> {
-  const window = cpuWindow([...service.all(), ctx.target.process]);
+function cpuAccount(ctx: BenchContext, processes: Managed[]): () => Promise<Record<string, number | null>> {
+  const window = cpuWindow([...processes, ctx.target.process]);
   const before = postgresTicks(ctx);
+  const redisPid = redisServerPid(ctx);
+  const redisBefore = redisPid.then((pid) => (pid === null ? null : cpuTicks(pid)));
   return async () => {
     const report = window();
     const ticks = postgresTicksBetween(await before, await postgresTicks(ctx));
+    const [pid, redisStart] = [await redisPid, await redisBefore];
+    const redisEnd = pid === null ? null : cpuTicks(pid);
     const ms = (percent: number | null) => (percent === null ? null : (percent / 100) * report.windowMs);
     return {
       ...Object.fromEntries(Object.entries(report.processes).map(([name, percent]) => [name, ms(percent)])),
       postgres: (ticks / CLOCK_TICKS_PER_SECOND) * 1000,
+      // The whole Redis server: other users of it during the run count too.
+      redis: redisStart === null || redisEnd === null ? null : ((redisEnd - redisStart) / CLOCK_TICKS_PER_SECOND) * 1000,
       machineBusyPercent: report.machineBusyPercent,
       windowMs: report.windowMs,
     };
   };
+}
+
+/** The pid of the Redis server the bench uses, when it runs on this machine. */
+async function redisServerPid(ctx: BenchContext): Promise<number | null> {
+  const match = /process_id:(\d+)/.exec(await ctx.redis.info('server').catch(() => ''));
+  return match ? Number(match[1]) : null;
+}
+
+/** CPU ms per call of each process, Postgres and Redis, in the run's log. */
+function logCpuPerCall(ctx: BenchContext, cpuMs: Record<string, number | null>, count: number): Record<string, number | null> {
+  const perCall = Object.fromEntries(Object.entries(cpuMs).filter(([k]) => k !== 'machineBusyPercent' && k !== 'windowMs').map(([k, v]) => [k, v === null ? null : v / count]));
+  ctx.log(`${SCENARIO}: CPU ms per call: ${JSON.stringify(perCall, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v))}, machine busy ${Math.round(cpuMs.machineBusyPercent ?? 0)}%`);
+  return perCall;
 }
 
 /**
@@ -83,19 +101,20 @@ async function minimalPipeline(ctx: BenchContext, body: string): Promise<{ figur
     // Both at once: a line printed before its watcher exists is not seen.
     const [, [, port]] = await Promise.all([worker.waitForLine(/^READY$/, 60_000), front.waitForLine(/^READY (\d+)$/, 60_000)]);
     ctx.log(`${SCENARIO}: ${p.executions.toLocaleString('en-US')} one_time jobs through the minimal pipeline, ${p.inFlight} in flight`);
-    const cpu = cpuWindow([front, worker, ctx.target.process]);
+    const cpu = cpuAccount(ctx, [front, worker]);
     const result = await runE2eLoad<ClosedResult>(
       { mode: 'closed', baseUrl: `http://127.0.0.1:${port}`, token: 'none', call: { kind: 'create', body }, count: p.executions, inFlight: p.inFlight, succeededTotal: p.executions, timeoutMs: p.timeoutMs },
       p.timeoutMs + 60_000,
     );
-    const cpuReport = cpu();
+    const cpuReport = await cpu();
+    const perCall = logCpuPerCall(ctx, cpuReport, p.executions);
     const stats = await ctx.target.stats();
     const problems = result.succeeded < p.executions ? [`only ${result.succeeded} of ${p.executions} calls recorded within ${p.timeoutMs} ms`] : [];
     const figures: Figure[] = [
       { scenario: SCENARIO, name: 'minimal pipeline: executions/s end to end', value: problems.length === 0 ? p.executions / (result.elapsedMs / 1000) : null, unit: 'exec/s', problems },
       { scenario: SCENARIO, name: 'minimal pipeline: lost calls at the target', value: Math.max(0, p.executions - stats.distinct), unit: '', target: TARGETS.zero },
     ];
-    return { figures, details: { result, target: stats, cpu: cpuReport } };
+    return { figures, details: { result, target: stats, cpuMs: cpuReport, cpuMsPerCall: perCall } };
   } finally {
     await front.stop();
     await worker.stop();
@@ -115,7 +134,7 @@ async function endToEnd(
   await ctx.target.reset();
   ctx.log(`${SCENARIO}: ${count.toLocaleString('en-US')} ${label}, ${p.inFlight} in flight, until all succeeded`);
   const timeoutMs = p.timeoutMs;
-  const cpu = cpuAccount(ctx, service);
+  const cpu = cpuAccount(ctx, service.all());
   const result = await runE2eLoad<ClosedResult>(
     { mode: 'closed', baseUrl: service.baseUrl, token: ctx.apiToken, call, count, inFlight: p.inFlight, succeededTotal: count, timeoutMs },
     timeoutMs + 60_000,
@@ -139,8 +158,7 @@ async function endToEnd(
     { scenario: SCENARIO, name: `${label}: lost calls at the target`, value: lost, unit: '', target: TARGETS.zero },
     { scenario: SCENARIO, name: `${label}: duplicate calls at the target`, value: duplicates, unit: '', target: TARGETS.zero },
   ];
-  const perCall = Object.fromEntries(Object.entries(cpuMs).filter(([k]) => k !== 'machineBusyPercent' && k !== 'windowMs').map(([k, v]) => [k, v === null ? null : v / count]));
-  ctx.log(`${SCENARIO}: CPU ms per call: ${JSON.stringify(perCall, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v))}, machine busy ${Math.round(cpuMs.machineBusyPercent ?? 0)}%`);
+  const perCall = logCpuPerCall(ctx, cpuMs, count);
   return { figures, details: { result, target: stats, cpuMs, cpuMsPerCall: perCall } };
 }
 
