@@ -145,7 +145,7 @@ it('leaves quiet schedulers and notifiers alone: they claim no executions', asyn
 });
 
 it('takes over at once an executor its supervisor saw exit, and drops its row', async () => {
-  const supervisor = newId('sup');
+  const supervisor = `sup-${newId('wrk')}`;
   const worker = await executorBeatAgo(0);
   await ctx.runtime.pool.query('UPDATE workers SET supervisor = $2, pid = 4242 WHERE id = $1', [worker, supervisor]);
   const id = await queuedExecution();
