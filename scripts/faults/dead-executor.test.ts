@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
-  aScheduledJob, createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
-  type TestDatabase
+  aScheduledJob, connectedTo, createTestDatabase, deleteRedisKeys, holdAnswers, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService,
+  type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 import { createBurst, inParallel, until, type Burst } from './burst.js';
 import { callsOf, executionIdsByJob, firstCallLag, judgeCalls, unfinished } from './calls.js';
@@ -117,10 +117,20 @@ it(`loses and doubles nothing when a notifier is SIGKILLed while sending ${SMALL
     });
     expect(res.status).toBe(201);
   });
-  // Killed once the first callbacks arrive: the rest are being relayed and sent.
-  await waitFor(() => receiver.received.length > 0, { timeoutMs: LEAD_MS + 30_000, intervalMs: 5, what: 'the first callback' });
+  // Killed while it sends: the receiver holds its answers until a notifier is seen with requests
+  // to it in flight, and that one is killed. What it was sending waits for its delivery lease.
+  const release = holdAnswers(receiver);
+  const notifiers = processesOf('notifier');
+  const sending = await waitFor(
+    async () => {
+      const pids = await connectedTo(notifiers.map((p) => p.app.child.pid!), receiver.port);
+      return notifiers.find((p) => pids.includes(p.app.child.pid!));
+    },
+    { timeoutMs: LEAD_MS + 30_000, intervalMs: 20, what: 'a notifier sending callbacks' },
+  );
   const killedAt = Date.now();
-  await processesOf('notifier')[0].app.kill('SIGKILL');
+  await sending.app.kill('SIGKILL');
+  release();
   await everyCall(receiver, burst, 'callback');
   const faults = judgeCalls(callsOf(receiver, burst), await executionIdsByJob(database.url), jobOf, killedAt + DEAD_SENDS_UNTIL_MS);
   const last = Math.max(...receiver.received.map((r) => r.at));
