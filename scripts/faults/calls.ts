@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ReceivedRequest, TargetServer } from '@cronsvc/core/testing';
+import { waitFor, type ReceivedRequest, type TargetServer } from '@cronsvc/core/testing';
 import type { Burst } from './burst.js';
 
 // What a dead or stalled process may and may not do to a burst's calls (docs/RELIABILITY.md):
@@ -45,6 +45,16 @@ export async function unfinished(databaseUrl: string): Promise<number> {
   } finally {
     await client.end();
   }
+}
+
+/** Waits until every path of the burst was called and every execution in the record has ended; `output` explains a timeout. */
+export async function untilEveryCall(server: TargetServer, burst: Burst, databaseUrl: string, output: () => string): Promise<void> {
+  const called = () => [...callsOf(server, burst).values()].filter((calls) => calls.length > 0).length;
+  await waitFor(() => called() === burst.paths.length, {
+    timeoutMs: 90_000,
+    what: () => `every path to be called (${called()} of ${burst.paths.length}):\n${output().slice(-5_000)}`,
+  });
+  await waitFor(async () => (await unfinished(databaseUrl)) === 0, { timeoutMs: 30_000, what: 'every execution to end' });
 }
 
 export interface CallFaults {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import {
-  aScheduledJob, connectedTo, createTestDatabase, deleteRedisKeys, holdAnswers, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService,
-  type TargetServer, type TestDatabase
+  createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
+  type TestDatabase
 } from '@cronsvc/core/testing';
-import { createBurst, inParallel, until, type Burst } from './burst.js';
-import { callsOf, executionIdsByJob, firstCallLag, judgeCalls, unfinished } from './calls.js';
+import { createBurst, until } from './burst.js';
+import { callsOf, executionIdsByJob, firstCallLag, judgeCalls, untilEveryCall } from './calls.js';
 import { faultScale, FULL_SCALE } from './scale.js';
 
 // A worker SIGKILLed in the middle of a burst (docs/RELIABILITY.md, "A dead or stalled
@@ -12,8 +12,8 @@ import { faultScale, FULL_SCALE } from './scale.js';
 // its heartbeat stop and takes its work over (docs/adr/018-liveness-based-reclaim.md), so every
 // fire is sent within seconds of its due time instead of after the 30 s lease; a fire is sent
 // twice only if the dead executor may have sent it, with the same execution id. A scheduler killed
-// while firing, and a notifier killed while sending callbacks, lose nothing and double nothing.
-// Leases and the reconciler keep their production lengths, so the heartbeat is what recovers.
+// while firing loses nothing and doubles nothing (a notifier: dead-notifier.test.ts). Leases and
+// the reconciler keep their production lengths, so the heartbeat is what recovers.
 
 const TOKEN = `csk_${randomBytes(16).toString('hex')}`;
 const FIRES = faultScale(300, 2_000);
@@ -34,36 +34,27 @@ const EXECUTOR_CONCURRENCY = faultScale('20', '200');
 let database: TestDatabase;
 let prefix: string;
 let target: TargetServer;
-let receiver: TargetServer;
 let service: CompiledService;
 
 beforeAll(async () => {
-  [database, target, receiver] = await Promise.all([createTestDatabase(), startTargetServer(), startTargetServer()]);
+  [database, target] = await Promise.all([createTestDatabase(), startTargetServer()]);
   prefix = uniqueName('test');
   service = await startCompiledService(
     productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix, EXECUTOR_CONCURRENCY }),
-    { api: 1, scheduler: 2, executor: 2, notifier: 2 },
+    { api: 1, scheduler: 2, executor: 2 },
     (name): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
   );
 }, 120_000);
 
 afterAll(async () => {
   await service?.stop();
-  await Promise.all([target?.close(), receiver?.close()]);
+  await target?.close();
   await database?.drop();
   if (prefix) await deleteRedisKeys(prefix);
 });
 
-const processesOf = (name: 'scheduler' | 'executor' | 'notifier') => service.processes.filter((p) => p.name === name && p.app.child.exitCode === null && p.app.child.signalCode === null);
+const processesOf = (name: 'scheduler' | 'executor') => service.processes.filter((p) => p.name === name && p.app.child.exitCode === null && p.app.child.signalCode === null);
 const jobOf = (path: string) => path.slice(1);
-
-async function everyCall(server: TargetServer, burst: Burst, what: string): Promise<void> {
-  await waitFor(() => [...callsOf(server, burst).values()].every((calls) => calls.length > 0), {
-    timeoutMs: 90_000,
-    what: () => `every ${what} (${[...callsOf(server, burst).values()].filter((c) => c.length > 0).length} of ${burst.paths.length}):\n${service.output().slice(-5_000)}`,
-  });
-  await waitFor(async () => (await unfinished(database.url)) === 0, { timeoutMs: 30_000, what: 'every execution to end' });
-}
 
 it(`sends every fire of an executor SIGKILLed 150 ms after ${FIRES} came due, within 5 s, none under two ids`, async () => {
   target.handle((_req, res) => void setTimeout(() => res.end('ok'), ANSWER_AFTER_MS));
@@ -74,7 +65,7 @@ it(`sends every fire of an executor SIGKILLed 150 ms after ${FIRES} came due, wi
   const killedAt = Date.now();
   await processesOf('executor')[0].app.kill('SIGKILL');
   const sentBeforeKill = target.received.length;
-  await everyCall(target, burst, 'fire');
+  await untilEveryCall(target, burst, database.url, service.output);
 
   const calls = callsOf(target, burst);
   const faults = judgeCalls(calls, await executionIdsByJob(database.url), jobOf, killedAt + DEAD_SENDS_UNTIL_MS);
@@ -98,42 +89,9 @@ it(`loses and doubles nothing when a scheduler is SIGKILLed while firing ${SMALL
   // Killed as soon as the first of the burst's executions is in the record: in the middle of firing.
   await waitFor(async () => ((await executionIdsByJob(database.url)).has(`sch-0`) ? true : undefined), { timeoutMs: LEAD_MS, intervalMs: 10, what: 'the burst to be fired' });
   await processesOf('scheduler')[0].app.kill('SIGKILL');
-  await everyCall(target, burst, 'fire');
+  await untilEveryCall(target, burst, database.url, service.output);
   const faults = judgeCalls(callsOf(target, burst), await executionIdsByJob(database.url), jobOf, 0);
   const lag = firstCallLag(target, burst);
   process.stdout.write(`dead scheduler: ${SMALL} fires; lag p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms\n`);
   expect(faults).toEqual({ lost: [], underTwoIds: [], resentByTheLiving: [], resent: 0 });
-}, 180_000);
-
-it(`loses and doubles nothing when a notifier is SIGKILLed while sending ${SMALL} callbacks`, async () => {
-  const runAt = new Date(Date.now() + LEAD_MS).toISOString();
-  const paths = Array.from({ length: SMALL }, (_, i) => `/ntf-${i}`);
-  const burst: Burst = { paths, dueAt: Date.parse(runAt) };
-  await inParallel(SMALL, 32, async (i) => {
-    const res = await fetch(`${service.apis[0]}/v1/jobs`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(aScheduledJob({ name: `ntf-${i}`, request: { url: `${target.url}/ntf-${i}` }, on_success_url: `${receiver.url}${paths[i]}`, schedule: { run_at: runAt } })),
-    });
-    expect(res.status).toBe(201);
-  });
-  // Killed while it sends: the receiver holds its answers until a notifier is seen with requests
-  // to it in flight, and that one is killed. What it was sending waits for its delivery lease.
-  const release = holdAnswers(receiver);
-  const notifiers = processesOf('notifier');
-  const sending = await waitFor(
-    async () => {
-      const pids = await connectedTo(notifiers.map((p) => p.app.child.pid!), receiver.port);
-      return notifiers.find((p) => pids.includes(p.app.child.pid!));
-    },
-    { timeoutMs: LEAD_MS + 30_000, intervalMs: 20, what: 'a notifier sending callbacks' },
-  );
-  const killedAt = Date.now();
-  await sending.app.kill('SIGKILL');
-  release();
-  await everyCall(receiver, burst, 'callback');
-  const faults = judgeCalls(callsOf(receiver, burst), await executionIdsByJob(database.url), jobOf, killedAt + DEAD_SENDS_UNTIL_MS);
-  const last = Math.max(...receiver.received.map((r) => r.at));
-  process.stdout.write(`dead notifier: ${SMALL} callbacks, ${faults.resent} sent again with the same id; the last arrived ${last - killedAt} ms after the kill\n`);
-  expect(faults).toMatchObject({ lost: [], underTwoIds: [], resentByTheLiving: [] });
 }, 180_000);
