@@ -142,7 +142,7 @@ describe('GET /v1/jobs', () => {
     await request(api.app).post('/v1/jobs').set(ws).send(aRecurringJob({ name: 'ping' }));
   });
 
-  it('lists in the list envelope ({ data, next_cursor }), newest first, with paging', async () => {
+  it('lists as { data, total }, newest first, with paging', async () => {
     const all = await request(api.app).get('/v1/jobs').set(ws);
     expect(all.body).toMatchObject({ total: 6, limit: 50, offset: 0 });
     expect(all.body.data.map((j: { name: string }) => j.name)).toEqual(['ping', 'Report 4', 'Report 3', 'Report 2', 'Report 1', 'Report 0']);
