@@ -43,10 +43,12 @@ export function workspaces(): Workspace[] {
       return { name: pkg.name, dir, sourceDir, outDir: path.join(dir, 'dist'), entries: sources(sourceDir), exports: pkg.exports ?? {} };
     });
   const scripts = path.join(root, 'scripts');
-  // What runs only in development (this build, `npm run dev`, the OpenAPI contract generator) is
-  // not compiled: production never runs it, and its dev dependencies are not in the image.
+  // What runs only in development (this build, `npm run dev`, the OpenAPI contract generator, the
+  // fault suite's helpers) is not compiled: production never runs it, and its dev dependencies are
+  // not in the image.
   const developmentOnly = new Set(['build.ts', 'dev.ts', 'contract-schemas.ts'].map((file) => path.join(scripts, file)));
-  const scriptEntries = sources(scripts).filter((file) => !developmentOnly.has(file));
+  const faults = path.join(scripts, 'faults') + path.sep;
+  const scriptEntries = sources(scripts).filter((file) => !developmentOnly.has(file) && !file.startsWith(faults));
   found.push({ name: 'scripts', dir: scripts, sourceDir: scripts, outDir: path.join(scripts, 'dist'), entries: scriptEntries, exports: {} });
   return found;
 }
