@@ -5,7 +5,7 @@ import { createApp } from '../src/app.js';
 import { useApiApp } from './api-app.js';
 
 // The API looks every request's token up in Postgres (the lookups of concurrent requests share
-// one statement): no process keeps a token that was deleted (D2).
+// one statement): no process keeps a token that was deleted.
 
 let ctx: TestContext;
 let app: ReturnType<typeof createApp>;

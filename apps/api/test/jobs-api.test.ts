@@ -142,7 +142,7 @@ describe('GET /v1/jobs', () => {
     await request(api.app).post('/v1/jobs').set(ws).send(aRecurringJob({ name: 'ping' }));
   });
 
-  it('lists in the D3 envelope, newest first, with paging', async () => {
+  it('lists as { data, total }, newest first, with paging', async () => {
     const all = await request(api.app).get('/v1/jobs').set(ws);
     expect(all.body).toMatchObject({ total: 6, limit: 50, offset: 0 });
     expect(all.body.data.map((j: { name: string }) => j.name)).toEqual(['ping', 'Report 4', 'Report 3', 'Report 2', 'Report 1', 'Report 0']);
@@ -271,7 +271,7 @@ describe('pause, resume, run-now and delete', () => {
     expect((await request(api.app).delete(`/v1/jobs/${created.id}`).set(auth)).status).toBe(404);
   });
 
-  it('answers not_found in the D3 envelope for unknown ids and routes', async () => {
+  it('answers not_found in the error envelope for unknown ids and routes', async () => {
     for (const path of ['/v1/jobs/job_missing', '/v1/executions/exe_missing', '/v1/nothing-here']) {
       const res = await request(api.app).get(path).set(auth);
       expect(res.status).toBe(404);

@@ -2,7 +2,7 @@ import { serializeExecution, type ExecutionWithAttempts } from '@cronsvc/core';
 import { answerInTurn, aOneTimeExecution, finishedExecution, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
-// SPEC 2.3 response matching rules 1-4 and DECISIONS D5 response_assertions /
+// Response matching (docs/EXECUTIONS.md): response_matcher rules 1-4, response_assertions /
 // response_output_template, end to end: executor -> local target server -> recorded execution.
 
 let ctx: TestContext;
@@ -36,7 +36,7 @@ function expectMismatch(exe: ExecutionWithAttempts, message: RegExp, statusCode 
   expect(target.received).toHaveLength(1);
 }
 
-describe('response_matcher (SPEC 2.3 rules 1-4)', () => {
+describe('response_matcher (rules 1-4)', () => {
   it('fails a 200 whose body matches failure_pattern, with one attempt although max_attempts is 3', async () => {
     answer(200, '{"result":"ERROR: quota exceeded"}');
     const exe = await run({ response_matcher: { failure_pattern: 'ERROR:' } });
@@ -108,7 +108,7 @@ describe('response_matcher (SPEC 2.3 rules 1-4)', () => {
   });
 });
 
-describe('response_assertions (DECISIONS D5)', () => {
+describe('response_assertions', () => {
   const body = JSON.stringify({ data: { state: 'ready', count: 7, tags: ['a', 'b'] } });
   const headers = { 'Content-Type': 'application/json', 'X-Custom': 'yes' };
 
@@ -167,7 +167,7 @@ describe('response_assertions (DECISIONS D5)', () => {
   });
 });
 
-describe('response_output_template (DECISIONS D5)', () => {
+describe('response_output_template', () => {
   const template = {
     id: '$.data.id',
     first: '$.data.items[0]',

@@ -4,7 +4,7 @@ import { generateSigningKey, getSigningKey, rotateSigningKey } from '@cronsvc/co
 import { answerInTurn, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
-// End to end (DECISIONS D5): the executor signs each request the Standard Webhooks way and a
+// End to end (docs/SECURITY.md): the executor signs each request the Standard Webhooks way and a
 // target verifies it with the stock `standardwebhooks` library and the key GET /v1/signing-key
 // answers (getSigningKey is what that endpoint returns).
 

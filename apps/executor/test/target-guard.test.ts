@@ -3,7 +3,7 @@ import { aCronJob, aOneTimeExecution, finishedExecution, type TargetServer, type
 import { startExecutor, type Executor } from '../src/executor.js';
 import { useExecutorFixture } from './executor-fixture.js';
 
-// DECISIONS D5: private, loopback and link-local targets are refused when saved (literal hosts)
+// docs/SECURITY.md: private, loopback and link-local targets are refused when saved (literal hosts)
 // and when called (the resolved address), unless ALLOW_PRIVATE_TARGETS is set.
 
 let ctx: TestContext;

@@ -3,7 +3,7 @@ import { createSecret, deleteSecret, getExecution, runNow, updateSecret } from '
 import { aJob, answerInTurn, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
-// Dynamic variables and secrets at execution time (SPEC 2.3, DECISIONS D5): rendered once per
+// Dynamic variables and secrets at execution time (docs/JOBS.md): rendered once per
 // execution, secrets read when the request is made and kept out of everything stored.
 
 let ctx: TestContext;

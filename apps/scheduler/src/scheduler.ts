@@ -1,4 +1,10 @@
-import { expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, pruneRateLimitWindows, reconcileDeliveries, reconcileQueue, retentionCutoff, type Runtime } from '@cronsvc/core';
+import {
+  expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, pruneRateLimitWindows, reconcileDeliveries, reconcileQueue, retentionCutoff, watchQueueLoss, type Runtime
+} from '@cronsvc/core';
+
+// How often the scheduler looks for the sentinel key that tells it Redis lost the queues: a GET
+// costs Redis next to nothing, and the lag of fires due right after a loss is about this long.
+const QUEUE_LOSS_CHECK_MS = 250;
 
 // Retention is counted in days: pruning hourly keeps each run small without busy-looping.
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -29,15 +35,21 @@ function loop(name: string, intervalMs: number, task: () => Promise<unknown>, on
 
 /**
  * Turns due schedules into queued executions, and keeps the queue in step with Postgres:
- * at start every pending execution is queued again (Redis may have lost it), later every
- * execution that is overdue or whose worker died.
+ * at start every pending execution is queued again (Redis may have lost it), and again as soon
+ * as Redis is seen to have lost its data; later every execution that is overdue or whose worker died.
  */
 export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   const { config, logger, clock } = runtime;
   const onError = (name: string, error: unknown) => logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   const far = new Date(8_640_000_000_000_000);
-  await reconcileQueue(runtime, { dueBefore: far }).catch((error) => onError('start-up queue rebuild', error));
-  await reconcileDeliveries(runtime, { dueBefore: far }).catch((error) => onError('start-up delivery rebuild', error));
+  // Everything pending, the soonest due first (reconcileQueue pages in due order).
+  const rebuildQueues = async () => {
+    await reconcileQueue(runtime, { dueBefore: far });
+    await reconcileDeliveries(runtime, { dueBefore: far });
+  };
+  // Started before the start-up rebuild: its sentinel is then older than what the rebuild queues.
+  const lossWatch = runtime.redis ? watchQueueLoss(runtime.redis, { prefix: config.redisPrefix, intervalMs: QUEUE_LOSS_CHECK_MS, rebuild: rebuildQueues, logger }) : undefined;
+  await rebuildQueues().catch((error) => onError('start-up queue rebuild', error));
   const stopFiring = loop('fire', config.schedulerTickMs, () => fireDueJobs(runtime, { lookaheadMs: config.schedulerLookaheadMs }), onError);
   const stopReconciling = loop(
     'reconcile',
@@ -68,7 +80,7 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   logger.info('scheduler started', { tickMs: config.schedulerTickMs, lookaheadMs: config.schedulerLookaheadMs });
   return {
     async stop() {
-      await Promise.all([stopFiring(), stopReconciling(), stopTimers(), stopPruning()]);
+      await Promise.all([stopFiring(), stopReconciling(), stopTimers(), stopPruning(), lossWatch?.stop()]);
     },
   };
 }

@@ -33,7 +33,7 @@ export {
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,
-  keepCompleted, openQueue, type QueueConnection, type Queues
+  keepCompleted, openQueue, type QueueConnection, type QueueLossReason, type Queues, queueSentinelKey, watchQueueLoss
 } from './queues/index.js';
 export {
   announce, createRuntime, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints, runService, type Runtime, serveScrapes,

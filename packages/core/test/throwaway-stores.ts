@@ -109,6 +109,67 @@ export async function startTlsPostgres(): Promise<Throwaway & Certificates> {
   };
 }
 
+export interface RestartablePostgres {
+  port: number;
+  /** A URL of a database on it (not created: the service creates its database at start-up). */
+  url(database: string): string;
+  /** Stops the server as `pg_ctl -m fast stop` does (SIGINT) and waits for it to exit; the data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data, and waits until it takes connections. */
+  start(): Promise<void>;
+  /** Stops it and removes its data. */
+  remove(): Promise<void>;
+}
+
+/** A plain (no TLS) PostgreSQL server that a test may stop and start again, for Postgres faults. */
+export async function startRestartablePostgres(): Promise<RestartablePostgres> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cronsvc-pg-'));
+  const user = serverUser();
+  const data = path.join(dir, 'data');
+  if (user.uid !== undefined) {
+    chmodSync(dir, 0o755);
+    chownSync(dir, user.uid, user.gid!);
+  }
+  execFileSync(path.join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'], { stdio: 'pipe', ...user });
+  const port = await freePort();
+  let server: ReturnType<typeof startProcess> | undefined;
+  const url = (database: string) => `postgresql://postgres@127.0.0.1:${port}/${database}`;
+  const start = async () => {
+    server = startProcess(
+      path.join(PG_BIN, 'postgres'),
+      ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=100', '-c', 'fsync=off'],
+      user,
+    );
+    const started = server;
+    await waitFor(
+      async () => {
+        const client = new pg.Client({ connectionString: url('postgres') });
+        client.on('error', () => undefined);
+        try {
+          await client.connect();
+          return true;
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      },
+      { timeoutMs: 30_000, what: () => `PostgreSQL on ${port}: ${started.output()}` },
+    );
+  };
+  await start();
+  return {
+    port,
+    url,
+    start,
+    async stop() {
+      if (server) await stopProcess(server, 'SIGINT');
+    },
+    async remove() {
+      if (server) await stopProcess(server, 'SIGINT');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /**
  * redis-server with these extra arguments (after its configuration file, if any), on a free port
  * (or `port`), in a folder of its own; `ready` says when it answers as wanted.

@@ -45,6 +45,19 @@ function poolConfig(connectionString: string, options: PoolOptions): pg.PoolConf
   };
 }
 
+/**
+ * A connection the server drops (a restart, a failover, pg_terminate_backend) emits 'error' on its
+ * client, and an 'error' event nobody listens to ends the process. The pool listens on idle
+ * clients only; a client checked out (a transaction, a held LISTEN) is listened to here from its
+ * first connection. The failure still reaches whoever uses the client: its queries are rejected,
+ * and the next one on the pool opens a new connection, or fails and is answered as unavailable.
+ */
+export function outlivingDroppedConnections(pool: pg.Pool): pg.Pool {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 /** A Prisma client that owns its pool: $disconnect closes everything. */
 export function createDb(databaseUrl: string, options: PoolOptions = {}): Db {
   return new PrismaClient({ adapter: new PrismaPg(poolConfig(databaseUrl, options)) });
@@ -56,10 +69,7 @@ export function createDb(databaseUrl: string, options: PoolOptions = {}): Db {
  * run there as named prepared statements so Postgres plans them once per connection.
  */
 export function createDatabase(databaseUrl: string, options: PoolOptions = {}): { db: Db; pool: SqlPool } {
-  const pool = new pg.Pool(poolConfig(databaseUrl, options));
-  // An idle connection the server drops (restart, failover) must not crash the process; the
-  // next query on the pool opens a new one, or fails and is answered as unavailable.
-  pool.on('error', () => undefined);
+  const pool = outlivingDroppedConnections(new pg.Pool(poolConfig(databaseUrl, options)));
   return { db: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
 

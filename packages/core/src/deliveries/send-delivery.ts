@@ -2,6 +2,7 @@ import type { SqlPool } from '../db/client.js';
 import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
+import { whileUnavailable } from '../db/while-unavailable.js';
 import type { HttpClient } from '../http/http-client.js';
 import { CHANNEL_ADAPTERS, type SendContext, type Sender } from '../notifications/adapters/index.js';
 import { resolveChannelConfig } from '../notifications/channel-credentials.js';
@@ -204,7 +205,10 @@ export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Prom
   }
   const done = deps.clock.now();
   const retryAt = verdict.outcome === 'retry' ? new Date(done.getTime() + verdict.delayMs) : null;
-  await records.add({
+  // Sent already: a database that is restarting is waited for, while the lease holds, rather than
+  // the message sent again by the next claim. A repeat whose first try committed changes nothing.
+  const sendStartedAt = now.getTime();
+  const record = () => records.add({
     id: claimed.id,
     attempts: claimed.attempts,
     status: verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
@@ -214,6 +218,7 @@ export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Prom
     sentAt: verdict.outcome === 'sent' ? done : null,
     now: done,
   });
+  await whileUnavailable(record, { forMs: PROCESSING_LEASE_MS - (Date.now() - sendStartedAt) });
   if (retryAt) await deps.queues.enqueueDeliveries([{ deliveryId: claimed.id, attempt: claimed.attempts + 1, runAt: retryAt }]);
   return { done: verdict.outcome };
 }

@@ -6,7 +6,7 @@ import { startTargetServer, type TargetServer } from '../../test/target-server.j
 import { waitFor } from '../../test/wait-for.js';
 import { createHttpClient, MAX_BODY_BYTES, type HttpClient, type HttpResult, type OutboundRequest } from './http-client.js';
 
-// The outbound client against local node:http servers (DECISIONS D5: no redirects, one hard
+// The outbound client against local node:http servers (docs/SECURITY.md: no redirects, one hard
 // time limit, a 1 MiB read cap, private targets refused at connect time unless allowed).
 
 let target: TargetServer;

@@ -1,6 +1,7 @@
 import { createPostgresBackend, Queue, runMigrations, Worker, type Processor, type WorkerOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
+import { outlivingDroppedConnections } from '../db/client.js';
 
 /**
  * Where BullMQ keeps the queues: Redis, or BullMQ's PostgreSQL backend in the service's own
@@ -20,10 +21,7 @@ export const QUEUE_SCHEMA = 'bullmq';
  * queue writes, never a job or an execution.
  */
 export function createQueuePool(databaseUrl: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${QUEUE_SCHEMA} -c synchronous_commit=off` });
-  // An idle connection the server drops must not crash the process; the next query opens another.
-  pool.on('error', () => undefined);
-  return pool;
+  return outlivingDroppedConnections(new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${QUEUE_SCHEMA} -c synchronous_commit=off` }));
 }
 
 /** Creates or upgrades BullMQ's schema in this database (idempotent, under BullMQ's advisory lock). */

@@ -1,6 +1,7 @@
 import type { AttemptVerdict } from '../attempts/decide-attempt.js';
 import { renderOutput } from '../attempts/output-template.js';
 import { MAX_UNRECORDED_CLAIMS, type ClaimedExecution } from '../executions/claim-attempt.js';
+import { whileUnavailable } from '../db/while-unavailable.js';
 import { recordAttempt, type AttemptRecord, type Recorded } from '../executions/record-attempt.js';
 import { observeRecording } from '../metrics/observe.js';
 import { DecryptionError } from '../secrets/crypto.js';
@@ -43,11 +44,16 @@ async function attemptRequest(deps: RunnerDeps, exe: ClaimedExecution, number: n
 
 /**
  * Records the attempt; one whose outcome PostgreSQL refuses is recorded as failed without it, at
- * once. Answers what was stored.
+ * once. While Postgres cannot be reached (a restart), the recording is tried again for up to a
+ * lease: given up, the claim lapses and the request is sent again. Answers what was stored.
  */
 async function recordOrFail(deps: RunnerDeps, exe: ClaimedExecution, number: number, startedAt: Date, record: AttemptRecord): Promise<{ recorded: Recorded; stored: AttemptRecord }> {
   try {
-    return { recorded: await recordAttempt(deps, exe, number, startedAt, record), stored: record };
+    const recorded = await whileUnavailable(() => recordAttempt(deps, exe, number, startedAt, record), {
+      forMs: deps.config.executionLeaseMs,
+      onRetry: (error) => deps.logger.warn('attempt not recorded yet: the database is unavailable; trying again', { executionId: exe.id, attempt: number, error: error.message }),
+    });
+    return { recorded, stored: record };
   } catch (error) {
     if (!isUnstorable(error)) throw error;
     deps.logger.warn('attempt outcome could not be stored; the execution ends failed', { executionId: exe.id, attempt: number, error: (error as Error).message });

@@ -2,6 +2,7 @@ import type { HttpStep } from '@cronsvc/contracts';
 import { MAX_UNRECORDED_CLAIMS, type ClaimedExecution } from '../executions/claim-attempt.js';
 import { observeRecording } from '../metrics/observe.js';
 import { loadRun, type Run } from '../workflows/load-run.js';
+import { whileUnavailable } from '../db/while-unavailable.js';
 import { ContextLimitError, recordTurn, type Recorded } from '../workflows/record-turn.js';
 import { afterCommit, wakeWaitingSiblings } from './after-commit.js';
 import { attemptHttpStep } from './http-step.js';
@@ -46,7 +47,9 @@ async function planMove(deps: RunnerDeps, run: Run, inSlot: InSlot): Promise<Pla
  */
 async function record(deps: RunnerDeps, run: Run, plan: Plan): Promise<{ plan: Plan; recorded: Recorded }> {
   try {
-    return { plan, recorded: await recordTurn(deps, run, plan.rec) };
+    // As a request job's attempt (request-runner.ts): a database restarting is waited for, up to a lease.
+    const recorded = await whileUnavailable(() => recordTurn(deps, run, plan.rec), { forMs: deps.config.executionLeaseMs });
+    return { plan, recorded };
   } catch (error) {
     if (error instanceof ContextLimitError && plan.onContextLimit) {
       const failed = plan.onContextLimit(`the job's context store refused the values: ${error.message}`);

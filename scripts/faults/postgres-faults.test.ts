@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import {
+  aOneTimeJob, createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startRestartablePostgres, startTargetServer, uniqueName, waitFor,
+  type CompiledService, type RestartablePostgres, type TargetServer, type TestDatabase
+} from '@cronsvc/core/testing';
+import { callsByPath, createBurst, until, type Burst } from './burst.js';
+import { faultScale } from './scale.js';
+
+// Postgres goes away while a burst of scheduled jobs is due and clients keep creating jobs
+// (docs/RELIABILITY.md, "Losing Redis or Postgres"): every connection of the service terminated,
+// again and again, or the server restarted. The API answers 503 `service_unavailable` meanwhile
+// (never a 500, never a hang) and 201 again by itself once Postgres is back; every job it accepted
+// and every job of the burst is called exactly once; no process exits.
+
+const TOKEN = `csk_${randomBytes(16).toString('hex')}`;
+const FIRES = faultScale(300, 2_000);
+const LEAD_MS = faultScale(9_000, 16_000);
+// A claim whose answer was lost with its connection lapses after this; short, so the test need not wait long.
+const LEASE_MS = 5_000;
+// An answer slower than this counts as a hang.
+const ANSWER_TIMEOUT_MS = 15_000;
+
+interface Answer {
+  at: number;
+  status: number;
+  code?: string;
+  path?: string;
+}
+
+/** One-time jobs created through the API, two at a time, until stop() is called; what each request was answered. */
+function keepCreating(api: string, target: TargetServer, tag: string): { answers: Answer[]; stop(): Promise<void> } {
+  const answers: Answer[] = [];
+  let stopped = false;
+  let n = 0;
+  const client = async () => {
+    while (!stopped) {
+      const path = `/${tag}-live-${n++}`;
+      try {
+        const res = await fetch(`${api}/v1/jobs`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(aOneTimeJob({ name: path.slice(1), request: { url: `${target.url}${path}` } })),
+          signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+        });
+        const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
+        answers.push({ at: Date.now(), status: res.status, code: body.error?.code, path });
+      } catch (error) {
+        answers.push({ at: Date.now(), status: 0, code: (error as Error).name });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const clients = [client(), client()];
+  return {
+    answers,
+    async stop() {
+      stopped = true;
+      await Promise.all(clients);
+    },
+  };
+}
+
+async function readyz(api: string): Promise<number> {
+  const res = await fetch(`${api}/readyz`, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Executions not finished yet in the service's database: while there are some, a call may still come. */
+async function unfinished(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM executions WHERE finished_at IS NULL');
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+interface Run {
+  service: CompiledService;
+  target: TargetServer;
+  databaseUrl: string;
+}
+
+/**
+ * A burst due LEAD_MS from now, jobs created meanwhile, and `fault` a second before the burst is
+ * due; then waits until everything accepted has run and checks the promises. Answers the answers.
+ */
+async function throughFault(run: Run, tag: string, fault: () => Promise<void>): Promise<{ answers: Answer[]; recoveredAt: number; faultEndedAt: number }> {
+  const { service, target } = run;
+  const pids = service.processes.map((p) => p.app.child.pid);
+  const api = service.apis[0];
+  const dueAt = Date.now() + LEAD_MS;
+  const burst: Burst = await createBurst(api, TOKEN, target, tag, FIRES, dueAt);
+  await until(dueAt - 2_000);
+  const creating = keepCreating(api, target, tag);
+  await until(dueAt - 1_000);
+  await fault();
+  const faultEndedAt = Date.now();
+  // Back by itself: a job created after the fault is accepted.
+  await waitFor(() => creating.answers.some((a) => a.at > faultEndedAt && a.status === 201), {
+    timeoutMs: 30_000,
+    what: () => `the API to accept jobs again:\n${service.output().slice(-5_000)}`,
+  });
+  const recoveredAt = creating.answers.find((a) => a.at > faultEndedAt && a.status === 201)!.at;
+  await creating.stop();
+  expect(await readyz(api)).toBe(200);
+
+  const { answers } = creating;
+  const unexpected = answers.filter((a) => a.status !== 201 && !(a.status === 503 && a.code === 'service_unavailable'));
+  expect(unexpected).toEqual([]);
+  const accepted = answers.filter((a) => a.status === 201).map((a) => a.path!);
+  const paths = [...burst.paths, ...accepted];
+  const called = () => {
+    const calls = callsByPath(target, { paths, dueAt });
+    return [...calls.values()].filter((n) => n > 0).length;
+  };
+  await waitFor(async () => called() === paths.length && (await unfinished(run.databaseUrl)) === 0, {
+    timeoutMs: 60_000,
+    what: () => `every accepted job to run and every execution to finish (${called()} of ${paths.length} called):\n${service.output().slice(-5_000)}`,
+  });
+  expect([...callsByPath(target, { paths, dueAt })].filter(([, n]) => n !== 1)).toEqual([]);
+  // And no process exited: the same pids, all running.
+  expect(service.processes.filter((p) => p.app.child.exitCode !== null || p.app.child.signalCode !== null).map((p) => p.name)).toEqual([]);
+  expect(service.processes.map((p) => p.app.child.pid)).toEqual(pids);
+  process.stdout.write(
+    `${tag}: ${FIRES} fires and ${accepted.length} jobs accepted during the fault, ${answers.filter((a) => a.status === 503).length} answered 503; ` +
+      `the API accepted jobs again ${recoveredAt - faultEndedAt} ms after the fault ended\n`,
+  );
+  return { answers, recoveredAt, faultEndedAt };
+}
+
+const workerEnv = { EXECUTION_LEASE_MS: String(LEASE_MS) };
+const perApp = (name: string): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {});
+
+describe('every connection terminated, repeatedly', () => {
+  let database: TestDatabase;
+  let target: TargetServer;
+  let service: CompiledService;
+  const prefix = uniqueName('test');
+
+  beforeAll(async () => {
+    [database, target] = await Promise.all([createTestDatabase(), startTargetServer()]);
+    service = await startCompiledService(
+      productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix, ...workerEnv }),
+      { api: 1, scheduler: 1, executor: 1, notifier: 1 },
+      perApp,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await target?.close();
+    await database?.drop();
+    await deleteRedisKeys(prefix);
+  });
+
+  it('answers 503 meanwhile, recovers by itself, and runs every accepted job once', async () => {
+    const admin = new pg.Client({ connectionString: database.url.replace(/\/[^/?]*(\?|$)/, '/postgres$1') });
+    await admin.connect();
+    let terminated = 0;
+    try {
+      await throughFault({ service, target, databaseUrl: database.url }, 'terminated', async () => {
+        for (let i = 0; i < 10; i++) {
+          const { rowCount } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database.name]);
+          terminated += rowCount ?? 0;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      });
+    } finally {
+      await admin.end();
+    }
+    // Every process's connections, each time.
+    expect(terminated).toBeGreaterThan(10);
+  }, 120_000);
+});
+
+describe('a Postgres restart', () => {
+  let server: RestartablePostgres;
+  let target: TargetServer;
+  let service: CompiledService;
+  const prefix = uniqueName('test');
+
+  beforeAll(async () => {
+    [server, target] = await Promise.all([startRestartablePostgres(), startTargetServer()]);
+    service = await startCompiledService(
+      productionEnv({ DATABASE_URL: server.url('cronsvc'), REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix, ...workerEnv }),
+      { api: 1, scheduler: 1, executor: 1, notifier: 1 },
+      perApp,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await target?.close();
+    await server?.remove();
+    await deleteRedisKeys(prefix);
+  });
+
+  it('answers 503 and reports not ready while it is down, recovers by itself, and runs every accepted job once', async () => {
+    let readyWhileDown = 0;
+    const { answers } = await throughFault({ service, target, databaseUrl: server.url('cronsvc') }, 'restarted', async () => {
+      await server.stop();
+      const downAt = Date.now();
+      readyWhileDown = await readyz(service.apis[0]);
+      // Down for two seconds at least, as a restart of a real server is.
+      await until(downAt + 2_000);
+      await server.start();
+    });
+    expect(readyWhileDown).toBe(503);
+    expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+  }, 120_000);
+});
