@@ -18,8 +18,24 @@ export function watchDeadExecutors(runtime: Runtime, options: { dueWithinMs: num
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  // When this executor's own database access fails (a restart, a network cut), every executor's
+  // heartbeat goes quiet with it: for EXECUTOR_DEAD_AFTER_MS after it works again, this one judges
+  // nobody, and the others, alive, beat again meanwhile.
+  let failing = false;
+  let judgeFrom = 0;
   const check = async () => {
-    const reclaimed = await reclaimExecutions(runtime.pool, { deadAfterMs: config.executorDeadAfterMs, dueWithinMs: options.dueWithinMs, dueLimit: DUE_LIMIT });
+    if (failing || Date.now() < judgeFrom) {
+      await runtime.pool.query('SELECT 1');
+      if (failing) judgeFrom = Date.now() + config.executorDeadAfterMs;
+      failing = false;
+      return;
+    }
+    const reclaimed = await reclaimExecutions(runtime.pool, {
+      workerId: runtime.workerId,
+      deadAfterMs: config.executorDeadAfterMs,
+      dueWithinMs: options.dueWithinMs,
+      dueLimit: DUE_LIMIT,
+    });
     if (reclaimed.workers.length === 0) return;
     logger.warn('took over the work of executors whose heartbeat stopped', { workers: reclaimed.workers, running: reclaimed.running.length, due: reclaimed.due.length });
     options.take(reclaimed);
@@ -27,7 +43,8 @@ export function watchDeadExecutors(runtime: Runtime, options: { dueWithinMs: num
   const tick = () => {
     running = check()
       .catch((error) => {
-        logger.warn('looking for dead executors failed; retrying', { error: (error as Error).message });
+        if (!failing) logger.warn('looking for dead executors failed; retrying', { error: (error as Error).message });
+        failing = true;
       })
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, CHECK_INTERVAL_MS);

@@ -28,7 +28,9 @@ afterEach(() => ctx.runtime.pool.query('DELETE FROM workers'));
 const LEASE = 30_000;
 const DEAD_AFTER = 3_000;
 const WINDOW = 4_000;
-const reclaim = () => reclaimExecutions(ctx.runtime.pool, { deadAfterMs: DEAD_AFTER, dueWithinMs: WINDOW, dueLimit: 10_000 });
+// The executor asking: its own row is never taken over.
+const SELF = newId('wrk');
+const reclaim = () => reclaimExecutions(ctx.runtime.pool, { workerId: SELF, deadAfterMs: DEAD_AFTER, dueWithinMs: WINDOW, dueLimit: 10_000 });
 const claimAs = (workerId: string, id: string): Promise<ClaimResult> =>
   claimAttempt({ db: ctx.runtime.db, pool: ctx.runtime.pool, workerId }, id, new Date(), LEASE, newExecutionVariables(new Date()));
 const claimed = (result: ClaimResult): ClaimedExecution => {
@@ -105,7 +107,7 @@ it('takes over a dead executor once, and again only after it beat again and went
   const id = await queuedExecution();
   claimed(await claimAs(worker, id));
   // Quiet again, for real: its last beat is newer than the takeover. A short threshold keeps the wait short.
-  const shortly = () => reclaimExecutions(ctx.runtime.pool, { deadAfterMs: 300, dueWithinMs: WINDOW, dueLimit: 10_000 });
+  const shortly = () => reclaimExecutions(ctx.runtime.pool, { workerId: SELF, deadAfterMs: 300, dueWithinMs: WINDOW, dueLimit: 10_000 });
   expect((await shortly()).workers).toEqual([]);
   const again = await waitFor(async () => {
     const r = await shortly();
@@ -137,6 +139,14 @@ it('lists the unclaimed executions due within the window, which a dead executor 
   expect(ids(due)).not.toContain(later);
   expect(ids(due)).not.toContain(running);
   expect(due.find((d) => d.executionId === soon)).toMatchObject({ attempt: 1 });
+});
+
+it('never takes over the executor asking, whose own heartbeat may look quiet after the database was away', async () => {
+  await ctx.runtime.pool.query(`INSERT INTO workers (id, kind, hostname, pid, heartbeat_at) VALUES ($1, 'executor', 'test', 1, now() - interval '10 seconds')`, [SELF]);
+  const id = await queuedExecution();
+  claimed(await claimAs(SELF, id));
+  expect(await reclaim()).toEqual({ workers: [], running: [], due: [] });
+  expect(await claimAs(newId('wrk'), id)).toHaveProperty('retryAt');
 });
 
 it('leaves quiet schedulers and notifiers alone: they claim no executions', async () => {

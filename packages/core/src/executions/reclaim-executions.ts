@@ -22,8 +22,10 @@ interface Row {
 
 const toEnqueue = (r: Row): ExecutionEnqueue => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at });
 
-// An executor silent for $1 ms that nobody has taken over since its last beat.
-const DEAD = `kind = 'executor' AND heartbeat_at < now() - $1 * interval '1 millisecond'
+// An executor other than the caller ($2) silent for $1 ms that nobody has taken over since its
+// last beat. The caller's own row can look quiet too (its beats failed while the database was
+// away), but its attempts in flight are alive.
+const DEAD = `kind = 'executor' AND id <> $2 AND heartbeat_at < now() - $1 * interval '1 millisecond'
               AND (reclaimed_at IS NULL OR reclaimed_at < heartbeat_at)`;
 
 const ANY_DEAD_SQL = `SELECT EXISTS (SELECT 1 FROM workers WHERE ${DEAD}) AS any`;
@@ -54,18 +56,21 @@ const DUE_SQL = `
    LIMIT $2`;
 
 /**
- * Takes over the work of executors whose heartbeat has been silent for `deadAfterMs` on the
- * database's clock (docs/adr/018-liveness-based-reclaim.md): ends the leases of the executions
+ * Takes over, for the executor `workerId`, the work of other executors whose heartbeat has been
+ * silent for `deadAfterMs` on the database's clock (docs/adr/018-liveness-based-reclaim.md): ends the leases of the executions
  * they were running, and lists those due within `dueWithinMs` that no one has claimed (at most
  * `dueLimit`), for the caller to run. Running an execution twice is safe: claims are fenced by
  * the claim token, and a resend carries the same execution id and webhook-id.
  */
-export async function reclaimExecutions(pool: SqlPool, options: { deadAfterMs: number; dueWithinMs: number; dueLimit: number }): Promise<Reclaimed> {
+export async function reclaimExecutions(
+  pool: SqlPool,
+  options: { workerId: string; deadAfterMs: number; dueWithinMs: number; dueLimit: number },
+): Promise<Reclaimed> {
   // Every executor asks twice a second, and nearly always nobody is dead: one read, no transaction.
-  const { rows } = await pool.query<{ any: boolean }>({ name: 'dead-executors', text: ANY_DEAD_SQL, values: [options.deadAfterMs] });
+  const { rows } = await pool.query<{ any: boolean }>({ name: 'dead-executors', text: ANY_DEAD_SQL, values: [options.deadAfterMs, options.workerId] });
   if (!rows[0].any) return { workers: [], running: [], due: [] };
   return inTransaction(pool, async (client) => {
-    const dead = (await client.query<{ id: string }>(DEAD_SQL, [options.deadAfterMs])).rows.map((r) => r.id);
+    const dead = (await client.query<{ id: string }>(DEAD_SQL, [options.deadAfterMs, options.workerId])).rows.map((r) => r.id);
     if (dead.length === 0) return { workers: [], running: [], due: [] };
     const running = (await client.query<Row>(END_LEASES_SQL, [dead])).rows.map(toEnqueue);
     const due = (await client.query<Row>(DUE_SQL, [options.dueWithinMs, options.dueLimit])).rows.map(toEnqueue);
