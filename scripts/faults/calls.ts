@@ -47,6 +47,18 @@ export async function unfinished(databaseUrl: string): Promise<number> {
   }
 }
 
+/** How many deliveries are still to be sent (pending, or processing under a sender's lease). */
+export async function pendingDeliveries(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM deliveries WHERE status IN ('pending', 'processing')`);
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Waits until every path of the burst was called and every execution in the record has ended; `output` explains a timeout. */
 export async function untilEveryCall(server: TargetServer, burst: Burst, databaseUrl: string, output: () => string): Promise<void> {
   const called = () => [...callsOf(server, burst).values()].filter((calls) => calls.length > 0).length;

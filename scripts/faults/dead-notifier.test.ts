@@ -4,7 +4,7 @@ import {
   type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 import { inParallel, type Burst } from './burst.js';
-import { callsOf, executionIdsByJob, judgeCalls, untilEveryCall } from './calls.js';
+import { callsOf, executionIdsByJob, judgeCalls, pendingDeliveries, untilEveryCall } from './calls.js';
 import { faultScale } from './scale.js';
 
 // A notifier SIGKILLed while it sends callbacks (docs/RELIABILITY.md, "A dead or stalled
@@ -70,6 +70,8 @@ it(`loses and doubles nothing when a notifier is SIGKILLed while sending ${CALLB
   await sending.app.kill('SIGKILL');
   release();
   await untilEveryCall(receiver, burst, database.url, service.output);
+  // What the dead notifier was sending is sent again once its lease has run out: with the same id.
+  await waitFor(async () => (await pendingDeliveries(database.url)) === 0, { timeoutMs: 60_000, what: 'every delivery to be sent' });
   const faults = judgeCalls(callsOf(receiver, burst), await executionIdsByJob(database.url), (path) => path.slice(1), killedAt + DEAD_SENDS_UNTIL_MS);
   const last = Math.max(...receiver.received.map((r) => r.at));
   process.stdout.write(`dead notifier: ${CALLBACKS} callbacks, ${faults.resent} sent again with the same id; the last arrived ${last - killedAt} ms after the kill\n`);
