@@ -57,10 +57,11 @@ const DUE_SQL = `
 
 /**
  * Takes over, for the executor `workerId`, the work of other executors whose heartbeat has been
- * silent for `deadAfterMs` on the database's clock (docs/adr/018-liveness-based-reclaim.md): ends the leases of the executions
- * they were running, and lists those due within `dueWithinMs` that no one has claimed (at most
- * `dueLimit`), for the caller to run. Running an execution twice is safe: claims are fenced by
- * the claim token, and a resend carries the same execution id and webhook-id.
+ * silent for `deadAfterMs` on the database's clock (docs/adr/018-liveness-based-reclaim.md): ends
+ * the leases of the executions they were running, and lists those due within `dueWithinMs` that
+ * no one has claimed (at most `dueLimit`), for the caller to run. Starting an execution twice is
+ * safe: claims are fenced by the claim token, and a resend carries the same execution id and
+ * webhook-id.
  */
 export async function reclaimExecutions(
   pool: SqlPool,
