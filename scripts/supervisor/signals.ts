@@ -53,7 +53,10 @@ export function superviseChildren(supervisorId: string, databaseUrl: string, log
 /** ALL_IN_ONE: one process runs every app, so it beats for each worker and counts as each app. */
 export async function allInOneSignals(runtime: Runtime): Promise<{ stop(): Promise<void> }> {
   for (const app of ['api', ...WORKER_KINDS] as const) markProcess(app);
-  const heartbeats = await Promise.all(WORKER_KINDS.map((kind) => startHeartbeat(runtime, kind, runtime.config.supervisor)));
+  // The executor's beat carries the runtime's id, which its claims name (docs/adr/018-liveness-based-reclaim.md).
+  const heartbeats = await Promise.all(
+    WORKER_KINDS.map((kind) => startHeartbeat(runtime, kind, runtime.config.supervisor, kind === 'executor' ? runtime.workerId : undefined)),
+  );
   return {
     async stop() {
       await Promise.all(heartbeats.map((h) => h.stop()));

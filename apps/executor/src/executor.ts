@@ -10,6 +10,7 @@ import {
   type Runtime,
 } from '@cronsvc/core';
 import { AttemptSlots } from './attempt-slots.js';
+import { watchDeadExecutors } from './dead-executors.js';
 import { HeldAttempts, type HeldAttempt } from './held-attempts.js';
 
 // Held attempts cost a timer and a few hundred bytes each; past this many the queue keeps the rest.
@@ -93,6 +94,17 @@ export function startExecutor(runtime: Runtime): Executor {
       maxStalledCount: 1000,
     },
   );
+  // A dead executor's running executions and the attempts it may have held are run here, each at
+  // its time, instead of after its leases and the reconciler (docs/adr/018-liveness-based-reclaim.md).
+  // What this process cannot hold goes to the queue.
+  const deadExecutors = watchDeadExecutors(runtime, {
+    dueWithinMs: holdWindowMs,
+    take: ({ running, due }) => {
+      const left = [...running, ...due].filter((item) => !holdUntil(item, Math.min(item.runAt.getTime(), Date.now() + holdWindowMs)));
+      if (left.length === 0) return;
+      deps.queues.requeueExecutions(left).catch((error) => logger.warn('queueing executions taken over failed; the reconciler will queue them', { count: left.length, error: (error as Error).message }));
+    },
+  });
   worker.on('failed', (job, error) => logger.warn('execution job failed', { executionId: job?.data.executionId, error: error.message }));
   worker.on('error', (error) => logger.warn('executor worker error', { error: error.message }));
   logger.info('executor started', { concurrency: config.executorConcurrency, prefetchMs: config.executorPrefetchMs });
@@ -100,6 +112,7 @@ export function startExecutor(runtime: Runtime): Executor {
     worker,
     async stop() {
       stopping = true;
+      await deadExecutors.stop();
       await worker.close();
       const released = held.release();
       if (released.length > 0) {

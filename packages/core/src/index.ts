@@ -12,7 +12,7 @@ export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecutio
 export { AppError, isUnavailable } from './errors/index.js';
 export {
   executionRow, type ExecutionWithAttempts, getExecution, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
-  reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution
+  reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution
 } from './executions/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
 export { hashToken, newId } from './ids/index.js';

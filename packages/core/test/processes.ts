@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 
 export function alive(pid: number): boolean {
   try {
@@ -25,6 +25,27 @@ export async function descendantPids(pid: number): Promise<number[]> {
   };
   walk(pid);
   return out;
+}
+
+/** Those of `pids` holding a TCP connection to `port` on this host (a request in flight to a local server), read from /proc. */
+export async function connectedTo(pids: number[], port: number): Promise<number[]> {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const lines = (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1);
+    for (const line of lines) {
+      const fields = line.trim().split(/\s+/);
+      // rem_address is ADDRESS:PORT in hex; state 01 is ESTABLISHED.
+      if (fields.length > 9 && fields[2].endsWith(`:${hexPort}`) && fields[3] === '01') inodes.add(fields[9]);
+    }
+  }
+  const holding: number[] = [];
+  for (const pid of pids) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+    const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
+    if (links.some((link) => inodes.has(link.match(/^socket:\[(\d+)\]$/)?.[1] ?? ''))) holding.push(pid);
+  }
+  return holding;
 }
 
 export interface CommandResult {

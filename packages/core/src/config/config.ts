@@ -69,6 +69,8 @@ export interface Config {
   readonly executorPrefetchMs: number;
   /** How long a worker owns an execution before another may take it over. */
   readonly executionLeaseMs: number;
+  /** How long an executor's heartbeat may be silent before another executor takes over its work. */
+  readonly executorDeadAfterMs: number;
   /** Jobs one workspace may have; creating one more is a 409 limit_exceeded. */
   readonly maxJobsPerWorkspace: number;
   /** Requests per minute one API token may make, shared by all API processes; undefined = no limit. */
@@ -132,6 +134,8 @@ const schema = Joi.object({
   EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(200),
   EXECUTOR_PREFETCH_MS: Joi.number().integer().min(0).max(60_000).default(3_000),
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
+  // At least two heartbeats (HEARTBEAT_INTERVAL_MS) must be missed before a worker counts as dead.
+  EXECUTOR_DEAD_AFTER_MS: Joi.number().integer().min(2_000).max(600_000).default(3_000),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
@@ -224,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executorConcurrency: value.EXECUTOR_CONCURRENCY,
     executorPrefetchMs: value.EXECUTOR_PREFETCH_MS,
     executionLeaseMs: value.EXECUTION_LEASE_MS,
+    executorDeadAfterMs: value.EXECUTOR_DEAD_AFTER_MS,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,

@@ -101,6 +101,7 @@ interface ClaimInput {
   now: Date;
   leaseMs: number;
   variables: ExecutionVariables;
+  claimedBy: string | null;
 }
 
 const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
@@ -108,6 +109,7 @@ const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
   { name: 'at', type: 'timestamptz', value: (i) => i.now },
   { name: 'lease_ms', type: 'int', value: (i) => i.leaseMs },
   { name: 'variables', type: 'jsonb', value: (i) => i.variables },
+  { name: 'claimed_by', type: 'text', value: (i) => i.claimedBy },
 ];
 
 // The claiming UPDATE, for a batch of executions at once (each with its own time, lease and
@@ -115,11 +117,13 @@ const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
 // concurrency cap, which keeps the common case to this one statement. Whether the execution is
 // due and whether a lease has run out are judged on the database's clock (now()), and the lease
 // is set on it, so executors whose clocks disagree still agree on who holds what (ADR 006);
-// `at` (the executor's clock) only stamps started_at and updated_at.
+// `at` (the executor's clock) only stamps started_at and updated_at. The claim names its worker
+// (claimed_by), so that other executors end the lease early when that worker's heartbeat stops
+// (reclaimExecutions).
 const CLAIM_SQL = `
     UPDATE executions AS e
        SET status = 'running', locked_until = now() + v.lease_ms * interval '1 millisecond', claim_token = e.claim_token + 1,
-           unrecorded_claims = e.unrecorded_claims + 1,
+           claimed_by = v.claimed_by, unrecorded_claims = e.unrecorded_claims + 1,
            started_at = COALESCE(e.started_at, v.at), updated_at = v.at, variables = COALESCE(e.variables, v.variables)
       FROM ${unnestFrom(CLAIM_COLUMNS, 'v')},
            jobs AS j, workspaces AS w
@@ -167,13 +171,13 @@ const claims = perPool(
  * executors check and take slots of one job one at a time, so the cap holds across processes;
  * an execution between retries still counts as running and keeps its slot.
  */
-async function claimCapped(db: Db, executionId: string, jobId: string, cap: number, now: Date, leaseMs: number, variables: ExecutionVariables) {
+async function claimCapped(db: Db, input: ClaimInput, jobId: string, cap: number) {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM jobs WHERE id = ${jobId} FOR UPDATE`;
     const [{ running }] = await tx.$queryRaw<{ running: number }[]>`
       SELECT count(*)::int AS running FROM executions WHERE job_id = ${jobId} AND finished_at IS NULL AND status = 'running'`;
     if (running >= cap) return null;
-    const rows = await tx.$queryRawUnsafe<ClaimRow[]>(CLAIM_SQL, ...claimValues([{ executionId, now, leaseMs, variables }], true));
+    const rows = await tx.$queryRawUnsafe<ClaimRow[]>(CLAIM_SQL, ...claimValues([input], true));
     return rows[0] ?? null;
   });
 }
@@ -191,17 +195,19 @@ interface CurrentRow {
  * Takes an execution for its next attempt: a queued one (within its job's concurrency cap),
  * or a running one whose worker's lease ran out (that worker died). The lease makes every
  * other worker wait. `variables` are stored only if the execution has none yet. A "not yet"
- * answers a time on the caller's clock, translated from the database's.
+ * answers a time on the caller's clock, translated from the database's. The claim names
+ * `deps.workerId`, whose heartbeat vouches for the lease (docs/adr/018-liveness-based-reclaim.md).
  */
 export async function claimAttempt(
-  deps: { db: Db; pool: SqlPool },
+  deps: { db: Db; pool: SqlPool; workerId?: string },
   executionId: string,
   now: Date,
   leaseMs: number,
   variables: ExecutionVariables,
 ): Promise<ClaimResult> {
   const { db } = deps;
-  const row = await claims(deps.pool).add({ executionId, now, leaseMs, variables });
+  const input: ClaimInput = { executionId, now, leaseMs, variables, claimedBy: deps.workerId ?? null };
+  const row = await claims(deps.pool).add(input);
   if (row) return { claimed: toClaimed(row) };
   const [current] = await db.$queryRaw<CurrentRow[]>`
     SELECT e.status, e.next_attempt_at, e.locked_until, e.job_id, j.max_concurrent_executions, now() AS db_now
@@ -214,7 +220,7 @@ export async function claimAttempt(
   if (current.locked_until && current.locked_until.getTime() >= dbNow) return { retryAt: local(current.locked_until.getTime() + 1) };
   const cap = current.max_concurrent_executions;
   if (current.status === 'queued' && cap > 0) {
-    const capped = await claimCapped(db, executionId, current.job_id, cap, now, leaseMs, variables);
+    const capped = await claimCapped(db, input, current.job_id, cap);
     if (capped) return { claimed: toClaimed(capped) };
     return { retryAt: new Date(now.getTime() + SLOT_RETRY_MS * (0.8 + 0.4 * Math.random())) };
   }

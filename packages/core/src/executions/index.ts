@@ -4,6 +4,7 @@ export { type ExecutionWithAttempts, getExecution, listExecutions } from './list
 export { parkExecution } from './park-execution.js';
 export { pruneExecutions, retentionCutoff } from './prune-executions.js';
 export { type Outcome, recentOutcomes } from './recent-outcomes.js';
+export { reclaimExecutions, type Reclaimed } from './reclaim-executions.js';
 export { reconcileQueue } from './reconcile-queue.js';
 export { resumeExecution } from './resume-execution.js';
 export { runNow } from './run-now.js';

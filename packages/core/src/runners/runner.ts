@@ -10,6 +10,8 @@ export type RunOutcome =
 
 export interface RunnerDeps extends Deps {
   http: HttpClient;
+  /** The worker whose claims these are (its heartbeat's id); unset in tests that run attempts without one. */
+  workerId?: string;
   random?: () => number;
   /**
    * Runs work within one of the process's attempt slots: the claim with the request it leads to,

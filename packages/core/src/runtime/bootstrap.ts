@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { createDatabase } from '../db/client.js';
+import { newId } from '../ids/ids.js';
 import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
 import type { Logger } from '../logging/logger.js';
 import { createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
@@ -10,6 +11,11 @@ import { assertResolved } from './prepare-database.js';
 import { createRedis, type RedisClient } from './redis.js';
 
 export interface Runtime extends Deps {
+  /**
+   * This process's worker id: the id of its executor heartbeat, and the name its claims carry,
+   * so that other executors know whose work to take over when the heartbeat stops.
+   */
+  workerId: string;
   /** Redis of the queue producers; undefined when the queues are on PostgreSQL. */
   redis: RedisClient | undefined;
   /** Opens the connection a queue worker waits on (Redis or PostgreSQL, as configured); closed by close(). */
@@ -43,6 +49,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
   const producer = connect('producer');
   const queues = createQueues(producer, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }) });
   return {
+    workerId: newId('wrk'),
     db,
     pool,
     redis: producer.backend === 'redis' ? producer.redis : undefined,

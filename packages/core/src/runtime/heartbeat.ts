@@ -7,13 +7,17 @@ import type { Logger } from '../logging/logger.js';
 export const WORKER_KINDS = ['scheduler', 'executor', 'notifier'] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
 
-/** How often a worker writes its heartbeat. */
-export const HEARTBEAT_INTERVAL_MS = 5_000;
-/** A heartbeat older than this (three missed beats) means the worker is stuck or gone. */
+/**
+ * How often a worker writes its heartbeat: often enough that an executor silent for
+ * EXECUTOR_DEAD_AFTER_MS (a few beats) can be taken for dead and its work taken over
+ * (docs/adr/018-liveness-based-reclaim.md).
+ */
+export const HEARTBEAT_INTERVAL_MS = 1_000;
+/** A heartbeat older than this means the worker is stuck or gone, for readiness. */
 export const HEARTBEAT_STALE_SECONDS = 15;
 // Rows of processes that died without anyone removing them are dropped after this long.
 const FORGET_AFTER = '1 hour';
-// Every this many beats, a worker drops rows that FORGET_AFTER has passed.
+// Every this many beats (about a minute), a worker drops rows that FORGET_AFTER has passed.
 const SWEEP_EVERY_BEATS = 60;
 
 export interface Heartbeat {
@@ -37,8 +41,12 @@ const BEAT_SQL = `
  * (the database is down) is logged and the next one tries again: the row going stale is how
  * readiness sees the worker cut off.
  */
-export async function startHeartbeat(deps: { pool: SqlPool; logger: Logger }, kind: WorkerKind, supervisor: string | undefined): Promise<Heartbeat> {
-  const workerId = newId('wrk');
+export async function startHeartbeat(
+  deps: { pool: SqlPool; logger: Logger },
+  kind: WorkerKind,
+  supervisor: string | undefined,
+  workerId: string = newId('wrk'),
+): Promise<Heartbeat> {
   const values = [workerId, kind, hostname(), process.pid, supervisor ?? null];
   let beats = 0;
   let failing = false;
@@ -71,15 +79,16 @@ export async function startHeartbeat(deps: { pool: SqlPool; logger: Logger }, ki
 }
 
 /**
- * For a supervisor: removes the rows of a child it saw exit, so readiness reports the worker at
- * once instead of after the stale time. One connection at most, opened when needed.
+ * For a supervisor: marks the rows of a child it saw exit as infinitely old, so readiness reports
+ * the worker at once instead of after the stale time, and executors take over its work at once
+ * (reclaimExecutions); FORGET_AFTER removes the row later. One connection at most, opened when needed.
  */
 export function supervisedWorkers(databaseUrl: string, supervisor: string): { forget(pid: number): Promise<void>; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   pool.on('error', () => undefined);
   return {
     async forget(pid) {
-      await pool.query('DELETE FROM workers WHERE supervisor = $1 AND pid = $2', [supervisor, pid]);
+      await pool.query(`UPDATE workers SET heartbeat_at = '-infinity' WHERE supervisor = $1 AND pid = $2`, [supervisor, pid]);
     },
     close: () => pool.end(),
   };
@@ -95,7 +104,7 @@ export interface WorkerStatus {
 export async function workerStatuses(pool: SqlPool, scope: { supervisor: string } | { workerId: string }): Promise<WorkerStatus[]> {
   const { rows } = await pool.query<{ kind: WorkerKind; age: number }>(
     `SELECT kind, extract(epoch FROM now() - max(heartbeat_at))::float8 AS age FROM workers
-      WHERE ${'supervisor' in scope ? 'supervisor' : 'id'} = $1 GROUP BY kind`,
+      WHERE ${'supervisor' in scope ? 'supervisor' : 'id'} = $1 AND heartbeat_at > '-infinity' GROUP BY kind`,
     ['supervisor' in scope ? scope.supervisor : scope.workerId],
   );
   const byKind = new Map(rows.map((r) => [r.kind, r.age]));

@@ -17,7 +17,7 @@ export interface Service {
  */
 async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ healthPort?: number; stop(): Promise<void> }> {
   const { config, logger } = runtime;
-  const heartbeat = await startHeartbeat(runtime, kind, config.supervisor);
+  const heartbeat = await startHeartbeat(runtime, kind, config.supervisor, runtime.workerId);
   // Also what answers a supervisor's requests for this process's metrics.
   const endpoints = operatorEndpoints(runtime, { scope: { workerId: heartbeat.workerId, kind }, serviceGauges: false });
   // Under a supervisor the API answers for every process, and children would share one port.
