@@ -69,6 +69,11 @@ export interface Config {
   readonly executorPrefetchMs: number;
   /** How long a worker owns an execution before another may take it over. */
   readonly executionLeaseMs: number;
+  /**
+   * How long a stop waits for work in flight to finish before handing it back to be run again
+   * (docs/RELIABILITY.md, "Stopping the service").
+   */
+  readonly stopGraceMs: number;
   /** Jobs one workspace may have; creating one more is a 409 limit_exceeded. */
   readonly maxJobsPerWorkspace: number;
   /** Requests per minute one API token may make, shared by all API processes; undefined = no limit. */
@@ -132,6 +137,7 @@ const schema = Joi.object({
   EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(200),
   EXECUTOR_PREFETCH_MS: Joi.number().integer().min(0).max(60_000).default(3_000),
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
+  STOP_GRACE_SECONDS: Joi.number().integer().min(0).max(3_600).default(30),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
@@ -224,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executorConcurrency: value.EXECUTOR_CONCURRENCY,
     executorPrefetchMs: value.EXECUTOR_PREFETCH_MS,
     executionLeaseMs: value.EXECUTION_LEASE_MS,
+    stopGraceMs: value.STOP_GRACE_SECONDS * 1_000,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
