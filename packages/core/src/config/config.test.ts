@@ -46,8 +46,8 @@ describe('loadConfig messages', () => {
   it('takes the stop grace period in whole seconds, 30 by default, 0 to hand work back at once', () => {
     expect(loadConfig({}, keyFile).stopGraceMs).toBe(30_000);
     expect(loadConfig({ STOP_GRACE_SECONDS: '0' }, keyFile).stopGraceMs).toBe(0);
-    expect(problemsOf({ STOP_GRACE_SECONDS: '-1' })).toEqual(['STOP_GRACE_SECONDS: must be greater than or equal to 0']);
-    expect(problemsOf({ STOP_GRACE_SECONDS: '1.5' })).toEqual(['STOP_GRACE_SECONDS: must be an integer']);
+    expect(problemsOf({ STOP_GRACE_SECONDS: '-1' })).toEqual(['STOP_GRACE_SECONDS: must be at least 0']);
+    expect(problemsOf({ STOP_GRACE_SECONDS: '1.5' })).toEqual(['STOP_GRACE_SECONDS: must be a whole number']);
   });
 
   it('accepts a key made the way the message says', () => {
