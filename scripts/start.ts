@@ -78,7 +78,7 @@ if (config.allInOne) {
       // stop of the service, not a crash to restart.
       if (code === 0 || code === 130) {
         logger.info('an app was stopped; stopping the others', { app: name, code });
-        stopService(`${name} stopped`);
+        trigger(`${name} stopped`);
         return;
       }
       // A crash is restarted with growing delay; a process that ran a minute starts the count afresh.

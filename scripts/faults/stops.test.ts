@@ -146,7 +146,7 @@ it(`Ctrl-C (SIGINT to the process group) with ${IN_FLIGHT} requests in flight: e
   expect(done).toHaveLength(IN_FLIGHT);
   expect(done.every((e) => e.status === 'succeeded' && e.attempts === 1)).toBe(true);
   // Ctrl-C reached each app, and the supervisor passed it on: one stop, nothing handed back.
-  expect(app.output()).not.toMatch(/stopping at once|handed back/);
+  expect(app.output()).not.toMatch(/stopping at once|work in flight handed back|grace period is over/);
   expect(app.output()).not.toMatch(/\berror\b/i);
   console.log(`group SIGINT with ${IN_FLIGHT} requests in flight (answer after ${ANSWER_MS} ms): stopped in ${stopMs} ms`);
 
@@ -168,6 +168,20 @@ it('SIGTERM to the npm process alone stops the whole service, finishing the work
   const done = await executions();
   expect(done.map((e) => e.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   expect(urls(target.received)).toEqual(expected(3));
+});
+
+it('SIGTERM to the executor alone: it finishes its requests in flight, and the supervisor stops the rest and exits 0', async () => {
+  const { app, base } = await start();
+  await requestsInFlight(base, 3);
+  const executor = (await groupProcesses(app.child.pid!)).find((p) => p.command.includes('apps/executor/'));
+  expect(executor).toBeDefined();
+  process.kill(executor!.pid, 'SIGTERM');
+  expect(await app.exited).toBe(0);
+  await groupGone(app);
+  expect((await executions()).map((e) => e.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  expect(urls(target.received)).toEqual(expected(3));
+  expect(app.output()).toMatch(/an app was stopped; stopping the others/);
+  expect(app.output()).not.toMatch(/restarting/);
 });
 
 it('a second Ctrl-C after the notice exits at once with 130, and the next start runs the abandoned work under the same execution ids', async () => {

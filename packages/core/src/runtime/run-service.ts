@@ -48,6 +48,8 @@ export async function runService(name: 'api' | WorkerKind, start: (runtime: Runt
     logger,
     graceMs: config.stopGraceMs,
     services: [service],
+    // Under a supervisor, which says how to stop waiting, only the executor adds its count.
+    quiet: config.supervisor !== undefined && service.inFlight === undefined,
     async close() {
       await signals?.stop();
       await runtime.close();

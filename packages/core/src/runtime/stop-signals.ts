@@ -63,15 +63,16 @@ function within<T>(work: Promise<T>, ms: number): Promise<T | void> {
  * then `close` (connections, an embedded PostgreSQL it started), and exits 0. Work still in
  * flight after `graceMs` is handed back (abandon()) and the stop goes on. The operator's second
  * signal hands it back at once and exits 130; a third exits at once. Answers the trigger of a
- * stop that comes another way, such as the supervisor going away (see countStops).
+ * stop that comes another way, such as the supervisor going away (see countStops). `quiet`
+ * leaves the notice to another process (a supervisor's child with no requests of its own).
  */
-export function stopOnSignals(o: { logger: Logger; graceMs: number; services: Stoppable[]; close(): Promise<void> }): (reason: string) => void {
+export function stopOnSignals(o: { logger: Logger; graceMs: number; services: Stoppable[]; close(): Promise<void>; quiet?: boolean }): (reason: string) => void {
   const { logger } = o;
   const abandonAll = () => Promise.all(o.services.map((s) => s.abandon?.())).then(() => undefined);
   const counted = o.services.filter((s) => s.inFlight !== undefined);
   const stop = async (reason: string) => {
     const inFlight = counted.length > 0 ? counted.reduce((n, s) => n + s.inFlight!(), 0) : undefined;
-    logger.info(stopNotice(o.graceMs, inFlight), { signal: reason });
+    logger.info(o.quiet ? 'stopping' : stopNotice(o.graceMs, inFlight), { signal: reason });
     const grace = setTimeout(() => {
       logger.warn('the grace period is over; handing the work still in flight back', { graceSeconds: o.graceMs / 1000 });
       void abandonAll();
