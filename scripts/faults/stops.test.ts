@@ -229,6 +229,39 @@ it('a second Ctrl-C after the notice exits at once with 130, and the next start 
   expect(await again.app.exited).toBe(0);
 });
 
+it('past STOP_GRACE_SECONDS the requests still out are handed back, the service exits 0, and the next start runs them at once', async () => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  target.handle(async (_req, res) => {
+    await held;
+    res.end('ok');
+  });
+  const port = await freePort();
+  const { app, base } = await start({ STOP_GRACE_SECONDS: '1' }, { port });
+  await requestsInFlight(base, IN_FLIGHT);
+  const stoppedAt = Date.now();
+  process.kill(-app.child.pid!, 'SIGINT');
+  expect(await app.exited).toBe(0);
+  const stopMs = Date.now() - stoppedAt;
+  await groupGone(app);
+  expect(app.output()).toMatch(/grace period is over/);
+  expect((await executions()).every((e) => e.status === 'running' && e.attempts === 0)).toBe(true);
+  release();
+  const again = await start({}, { port });
+  const done = await waitFor(
+    async () => {
+      const rows = await executions();
+      return rows.every((e) => e.status === 'succeeded') ? rows : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the handed-back work to run again' },
+  );
+  expect(done.every((e) => e.attempts === 1)).toBe(true);
+  expect(target.received).toHaveLength(2 * IN_FLIGHT);
+  console.log(`grace period of 1 s: exited 0 after ${stopMs} ms with ${IN_FLIGHT} requests handed back`);
+  process.kill(-again.app.child.pid!, 'SIGINT');
+  expect(await again.app.exited).toBe(0);
+});
+
 it('ALL_IN_ONE: Ctrl-C finishes the work in flight too and exits 0', async () => {
   const { app, base } = await start({ ALL_IN_ONE: '1' });
   await requestsInFlight(base, IN_FLIGHT);
