@@ -85,7 +85,11 @@ if (config.allInOne) {
       const count = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
       const delay = Math.min(30_000, 500 * 2 ** count);
       logger.error('process exited; restarting', { app: name, code, signal, inMs: delay });
-      setTimeout(() => launch(name, count), delay);
+      // A stop during the delay leaves it down; the last child gone, the stop ends.
+      setTimeout(() => {
+        if (!stopping) launch(name, count);
+        else if (children.size === 0) exit(abandoned ? 130 : 0);
+      }, delay);
     });
   };
   const killAll = (code: number) => {
