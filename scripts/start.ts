@@ -85,10 +85,9 @@ if (config.allInOne) {
       const count = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
       const delay = Math.min(30_000, 500 * 2 ** count);
       logger.error('process exited; restarting', { app: name, code, signal, inMs: delay });
-      // A stop during the delay leaves it down; the last child gone, the stop ends.
+      // A stop during the delay leaves it down.
       setTimeout(() => {
         if (!stopping) launch(name, count);
-        else if (children.size === 0) exit(abandoned ? 130 : 0);
       }, delay);
     });
   };
