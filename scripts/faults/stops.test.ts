@@ -184,6 +184,15 @@ it('SIGTERM to the executor alone: it finishes its requests in flight, and the s
   expect(app.output()).not.toMatch(/restarting/);
 });
 
+it('a supervisor killed outright leaves no app behind: each stops when its IPC channel closes', async () => {
+  const { app } = await start();
+  const apps = (await groupProcesses(app.child.pid!)).filter((p) => p.pid !== app.child.pid);
+  expect(apps).toHaveLength(4);
+  process.kill(app.child.pid!, 'SIGKILL');
+  await groupGone(app);
+  expect(app.output()).toMatch(/\[executor\] stopping.*supervisor gone/);
+});
+
 it('a second Ctrl-C after the notice exits at once with 130, and the next start runs the abandoned work under the same execution ids', async () => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((r) => (release = r));
