@@ -212,6 +212,7 @@ interface ComposeService {
   healthcheck?: { test: string[] };
   restart?: string;
   init?: boolean;
+  stop_grace_period?: string;
   ports?: unknown[];
   container_name?: string;
   depends_on?: Record<string, { condition: string }>;
@@ -220,6 +221,26 @@ interface ComposeService {
 
 function readCompose(file: string): Record<string, ComposeService> {
   return (parse(readFileSync(path.join(repoRoot, file), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> }).services;
+}
+
+/** Seconds of a compose duration such as `35s` or `1m30s`. */
+function durationSeconds(value: string): number {
+  const parts = [...value.matchAll(/(\d+)(h|m|s)/g)];
+  expect(parts.map((p) => p[0]).join('')).toBe(value);
+  return parts.reduce((sum, [, n, unit]) => sum + Number(n) * { h: 3600, m: 60, s: 1 }[unit as 'h' | 'm' | 's'], 0);
+}
+
+/**
+ * `docker stop` sends SIGTERM and kills the container after its stop_grace_period: it must
+ * outlast STOP_GRACE_SECONDS (its default in the file), or the work in flight is cut off instead
+ * of finished or handed back (docs/RELIABILITY.md, "Stopping the service"). init: true puts an
+ * init process, not npm, between Docker and node, and passes the signal on.
+ */
+function expectCleanStops(app: ComposeService): void {
+  expect(app.init).toBe(true);
+  const grace = /^\$\{STOP_GRACE_SECONDS:-(\d+)\}$/.exec(String(app.environment?.STOP_GRACE_SECONDS));
+  expect(grace).not.toBeNull();
+  expect(durationSeconds(app.stop_grace_period ?? '10s')).toBeGreaterThan(Number(grace![1]));
 }
 
 describe('docker-compose.yml', () => {
@@ -279,6 +300,10 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('gives each app longer to stop than its grace period for work in flight', () => {
+    for (const name of APPS) expectCleanStops(services[name]);
+  });
+
   it('passes every app the same stores and encryption key', () => {
     const envs = APPS.map((name) => services[name].environment!);
     for (const key of ['DATABASE_URL', 'REDIS_URL', 'SECRETS_ENCRYPTION_KEY', 'DATABASE_POOL_SIZE']) {
@@ -297,6 +322,7 @@ describe('docker-compose.all-in-one.yml', () => {
     expect(app.command).toEqual(['node', 'scripts/dist/start.js']);
     expect(inImage('scripts/dist/start.js')).toBe(true);
     expect(app.environment?.ALL_IN_ONE).toBe('1');
+    expectCleanStops(app);
     expect(app.restart).toBe('unless-stopped');
     expect(app.healthcheck?.test.join(' ')).toContain('/readyz');
   });

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { announce, CHILD_NODE_OPTIONS, startUp, storesEnv } from '@cronsvc/core/start-up';
+import { announce, CHILD_NODE_OPTIONS, countStops, HAND_BACK_MS, startUp, stopNotice, stopOnSignals, storesEnv } from '@cronsvc/core/start-up';
+import { whenParentGone } from './supervisor/parent.js';
 import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
@@ -16,7 +17,9 @@ const root = path.resolve(here, compiled ? '../..' : '..');
 /** The node arguments that run an app: its compiled JavaScript, or its TypeScript through tsx's loader. */
 const appArgs = (name: string) =>
   compiled ? [path.join(root, 'apps', name, 'dist', 'main.js')] : ['--import', 'tsx', path.join(root, 'apps', name, 'src', 'main.ts')];
-const STOP_GRACE_MS = 30_000;
+// Past the children's own grace period (STOP_GRACE_SECONDS), this long for them to hand their
+// work back and close; a child still there then is killed.
+const STOP_BACKSTOP_MS = 15_000;
 
 // Split, the API applies BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
 const { config, logger, stores } = await startUp('supervisor', { bootstrapToken: (c) => c.allInOne });
@@ -34,19 +37,18 @@ if (config.allInOne) {
   const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime)];
   const signals = await allInOneSignals(runtime);
   announce(logger, runtime.config, 'all');
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    // The API stops first so no new work arrives while the workers drain.
-    for (const service of services) await service.stop();
-    await signals.stop();
-    await runtime.close();
-    await stores.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  // The API stops first so no new work arrives while the workers drain.
+  const stop = stopOnSignals({
+    logger,
+    graceMs: config.stopGraceMs,
+    services,
+    async close() {
+      await signals.stop();
+      await runtime.close();
+      await stores.stop();
+    },
+  });
+  whenParentGone(() => stop('parent exited'));
 } else {
   const children = new Map<string, ChildProcess>();
   const signals = superviseChildren(supervisorId, config.databaseUrl, logger);
@@ -59,6 +61,7 @@ if (config.allInOne) {
   // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
   const exit = (code: number) => void signals.close().finally(() => stores.stop().finally(() => process.exit(code)));
   let stopping = false;
+  let abandoned = false;
   const launch = (name: string, restarts: number) => {
     // node itself, not the tsx command, which would add a relay process per app.
     const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: signals.stdio, env: envOf(name) });
@@ -68,34 +71,55 @@ if (config.allInOne) {
     child.on('exit', (code, signal) => {
       children.delete(name);
       if (stopping) {
-        if (children.size === 0) exit(0);
+        if (children.size === 0) exit(abandoned ? 130 : 0);
+        return;
+      }
+      // 0 and 130 are an app's ends after a stop: someone stopped that one process, which is a
+      // stop of the service, not a crash to restart.
+      if (code === 0 || code === 130) {
+        logger.info('an app was stopped; stopping the others', { app: name, code });
+        trigger(`${name} stopped`);
         return;
       }
       // A crash is restarted with growing delay; a process that ran a minute starts the count afresh.
       const count = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
       const delay = Math.min(30_000, 500 * 2 ** count);
       logger.error('process exited; restarting', { app: name, code, signal, inMs: delay });
-      setTimeout(() => launch(name, count), delay);
+      // A stop during the delay leaves it down.
+      setTimeout(() => {
+        if (!stopping) launch(name, count);
+      }, delay);
     });
   };
-
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      for (const child of children.values()) child.kill('SIGKILL');
-      exit(130);
-      return;
-    }
-    stopping = true;
-    logger.info('stopping', { signal });
-    if (children.size === 0) exit(0);
-    for (const child of children.values()) child.kill('SIGTERM');
-    setTimeout(() => {
-      for (const child of children.values()) child.kill('SIGKILL');
-      exit(1);
-    }, STOP_GRACE_MS).unref();
+  const killAll = (code: number) => {
+    for (const child of children.values()) child.kill('SIGKILL');
+    exit(code);
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  // Each child finishes its work in flight (docs/RELIABILITY.md, "Stopping the service"); the
+  // signal passed on reaches a child that Ctrl-C reached too within SAME_STOP_MS, which the
+  // child counts as the same stop.
+  const stopService = (reason: string) => {
+    stopping = true;
+    logger.info(stopNotice(config.stopGraceMs, undefined), { reason });
+    if (children.size === 0) return exit(0);
+    for (const child of children.values()) child.kill('SIGTERM');
+    setTimeout(() => killAll(1), config.stopGraceMs + STOP_BACKSTOP_MS).unref();
+  };
+  let insisted = false;
+  const trigger = countStops({
+    stop: stopService,
+    insist: (reason) => {
+      if (insisted) return killAll(130);
+      insisted = abandoned = true;
+      logger.warn('stopping at once; the apps hand their work in flight back', { reason });
+      if (children.size === 0) return exit(130);
+      // A second signal to each child: it hands its work back and exits 130.
+      for (const child of children.values()) child.kill('SIGINT');
+      setTimeout(() => killAll(130), HAND_BACK_MS + 2_000).unref();
+    },
+  });
+  whenParentGone(() => trigger('parent exited'));
   for (const name of APPS) launch(name, 0);
   announce(logger, config, 'all');
 }

@@ -1,5 +1,6 @@
 import { DelayedError, type Worker } from 'bullmq';
 import {
+  ClaimsInHand,
   createHttpClient,
   createWorker,
   keepCompleted,
@@ -20,6 +21,14 @@ export interface Executor {
   worker: Worker<ExecutionPayload>;
   /** Stops taking work, hands held attempts back to the queue, and waits for attempts in flight to be recorded. */
   stop(): Promise<void>;
+  /**
+   * Hands back the attempts whose requests are still out (docs/RELIABILITY.md, "Stopping the
+   * service"): their claims are released and they are queued to run at once, by another executor
+   * or the next start. Resolves once they are queued; stop() then finishes without waiting for them.
+   */
+  abandon(): Promise<void>;
+  /** Attempts with their request out right now. */
+  inFlight(): number;
 }
 
 /** Runs execution attempts from the execution queue, each at its due time. */
@@ -27,9 +36,20 @@ export function startExecutor(runtime: Runtime): Executor {
   const { config, logger } = runtime;
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
   const slots = new AttemptSlots(config.executorConcurrency);
-  const deps = { ...runtime, http, inSlot: <T>(work: () => Promise<T>) => slots.run(work) };
+  const claims = new ClaimsInHand(runtime.pool, (error) => logger.warn('releasing a claim failed; the execution runs again once its lease ends', { error: error.message }));
+  const deps = { ...runtime, http, claims, inSlot: <T>(work: () => Promise<T>) => slots.run(work) };
+  // Held attempts running, and every queue job's handler: what abandon() waits for.
   const inFlight = new Set<Promise<void>>();
+  const track = (work: Promise<void>) => {
+    inFlight.add(work);
+    work.then(
+      () => inFlight.delete(work),
+      () => inFlight.delete(work),
+    );
+    return work;
+  };
   let stopping = false;
+  let abandoned: Promise<void> | undefined;
   // Each attempt logs in a scope of its own, which the claim names with the request id of the
   // execution's creator, so every line about the execution carries it.
   const attempt = (executionId: string): Promise<RunOutcome> => withLogContext({}, () => runAttempt(deps, executionId));
@@ -44,15 +64,16 @@ export function startExecutor(runtime: Runtime): Executor {
     const run = (async () => {
       try {
         const outcome = await attempt(item.executionId);
-        if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) {
+        // Its queue job is done with: queued again under the same id, it runs at once elsewhere.
+        if ('handedBack' in outcome) await deps.queues.enqueueExecutions([{ executionId: item.executionId, attempt: item.attempt, runAt: new Date() }]);
+        else if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) {
           await deps.queues.enqueueExecutions([{ executionId: item.executionId, attempt: item.attempt, runAt: outcome.retryAt }]);
         }
       } catch (error) {
         logger.warn('held attempt failed; the reconciler will queue it again', { executionId: item.executionId, error: (error as Error).message });
       }
     })();
-    inFlight.add(run);
-    void run.finally(() => inFlight.delete(run));
+    track(run);
   };
   // Thousands of attempts can come due in the same millisecond. Started a slice per turn of the
   // event loop, the first claims leave at once instead of after every attempt has been set up.
@@ -71,17 +92,22 @@ export function startExecutor(runtime: Runtime): Executor {
 
   const worker = createWorker<ExecutionPayload>(
     'execution',
-    async (data, job, token) => {
+    (data, job, token) => track((async () => {
       const item = { executionId: data.executionId, attempt: data.attempt };
       if (data.runAt !== undefined && data.runAt > Date.now() && holdUntil(item, data.runAt)) return;
       const outcome = await attempt(data.executionId);
+      if ('handedBack' in outcome) {
+        // Back to the queue under its id, due now: the next worker to look takes it.
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
       if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) {
         await job.moveToDelayed(outcome.retryAt.getTime(), token);
         throw new DelayedError();
       }
       // Recorded: this attempt is never queued again, so the dashboard may show it for a while.
       if ('done' in outcome) keepCompleted(job);
-    },
+    })()),
     {
       connection: runtime.workerConnection(),
       // Twice the slots: a queue job whose attempt is being recorded has given its slot back
@@ -113,15 +139,34 @@ export function startExecutor(runtime: Runtime): Executor {
     async stop() {
       stopping = true;
       await deadExecutors.stop();
-      await worker.close();
+      // Not awaited yet: closing waits for the queue jobs in hand, and the held attempts must go back first.
+      const closed = worker.close();
       const released = held.release();
       if (released.length > 0) {
         await deps.queues
           .enqueueExecutions(released.map((r) => ({ executionId: r.executionId, attempt: r.attempt, runAt: new Date(r.runAt) })))
           .catch((error) => logger.warn('handing held attempts back failed; the reconciler will queue them', { count: released.length, error: (error as Error).message }));
       }
-      while (inFlight.size > 0 || slicesPending > 0) await Promise.all([...inFlight, new Promise((resolve) => setImmediate(resolve))]);
-      await http.close();
+      await closed;
+      while (inFlight.size > 0 || slicesPending > 0) await Promise.allSettled([...inFlight, new Promise((resolve) => setImmediate(resolve))]);
+      // Handed back, requests may still be out: the client closes once they end, without holding up the stop.
+      if (abandoned) void http.close();
+      else await http.close();
     },
+    abandon() {
+      abandoned ??= (async () => {
+        stopping = true;
+        const count = claims.size;
+        const released = await claims.handBack().catch((error: Error) => {
+          logger.warn('releasing the claims in hand failed; those executions run again once their leases end', { error: error.message });
+          return 0;
+        });
+        // Each turn handed back queues its attempt again as it ends.
+        await Promise.allSettled([...inFlight]);
+        logger.warn('work in flight handed back: it runs again, under the same execution ids', { requests: count, released });
+      })();
+      return abandoned;
+    },
+    inFlight: () => claims.size,
   };
 }

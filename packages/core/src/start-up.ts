@@ -7,4 +7,5 @@ export { startHeartbeat, supervisedWorkers, WORKER_KINDS } from './runtime/heart
 export { storesEnv } from './runtime/resolve-stores.js';
 export { startUp, SUPERVISED_ENV } from './runtime/start-up.js';
 export { announce } from './runtime/startup-lines.js';
+export { countStops, HAND_BACK_MS, stopNotice, stopOnSignals, type Stoppable } from './runtime/stop-signals.js';
 export { serveScrapes } from './runtime/supervised-metrics.js';

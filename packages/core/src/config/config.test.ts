@@ -43,6 +43,13 @@ describe('loadConfig messages', () => {
     ]);
   });
 
+  it('takes the stop grace period in whole seconds, 30 by default, 0 to hand work back at once', () => {
+    expect(loadConfig({}, keyFile).stopGraceMs).toBe(30_000);
+    expect(loadConfig({ STOP_GRACE_SECONDS: '0' }, keyFile).stopGraceMs).toBe(0);
+    expect(problemsOf({ STOP_GRACE_SECONDS: '-1' })).toEqual(['STOP_GRACE_SECONDS: must be at least 0']);
+    expect(problemsOf({ STOP_GRACE_SECONDS: '1.5' })).toEqual(['STOP_GRACE_SECONDS: must be a whole number']);
+  });
+
   it('accepts a key made the way the message says', () => {
     const key = randomBytes(32).toString('base64');
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key }, keyFile).secretsEncryptionKey).toEqual(Buffer.from(key, 'base64'));

@@ -271,3 +271,26 @@ const renewals = perPool(
 export function extendLease(pool: SqlPool, executionId: string, claimToken: number, leaseMs: number): Promise<boolean> {
   return renewals(pool).add({ executionId, claimToken, leaseMs });
 }
+
+const CLAIM_KEY_COLUMNS: readonly Column<{ executionId: string; claimToken: number }>[] = [
+  { name: 'id', type: 'text', value: (i) => i.executionId },
+  { name: 'claim_token', type: 'int', value: (i) => i.claimToken },
+];
+
+/**
+ * Gives claims back before their attempts were recorded (an executor stopping past its grace
+ * period): the lease ends now, so another executor can claim each execution at once. The claim
+ * token stays, so this worker could still record an answer that arrives first; once another
+ * claims it, it can no longer. Answers the ids released (those still held by these claims).
+ */
+export async function releaseClaims(pool: SqlPool, items: { executionId: string; claimToken: number }[]): Promise<string[]> {
+  if (items.length === 0) return [];
+  const { rows } = await pool.query<{ id: string }>(
+    `UPDATE executions AS e SET locked_until = NULL
+       FROM ${unnestFrom(CLAIM_KEY_COLUMNS, 'v')}
+      WHERE e.id = v.id AND e.status = 'running' AND e.claim_token = v.claim_token
+     RETURNING e.id`,
+    columnArrays(CLAIM_KEY_COLUMNS, items),
+  );
+  return rows.map((r) => r.id);
+}

@@ -19,17 +19,29 @@ const RUNNERS: Record<JobKind, Runner> = {
 /**
  * The executor's turn of one execution: claim it, pick the runner of its job's kind, run, record.
  * The claim and the runner's first move (a request) share one attempt slot, so a claimed execution
- * never waits for a slot while its lease runs.
+ * never waits for a slot while its lease runs. With the executor's claims in hand, a turn whose
+ * request is still out when the executor hands its work back ends at once, unrecorded, its claim
+ * released (ClaimsInHand); its answer, should it come, is dropped.
  */
 export async function runAttempt(deps: RunnerDeps, executionId: string): Promise<RunOutcome> {
   const inSlot = deps.inSlot ?? ((work) => work());
-  const ran = await inSlot(async () => {
+  const { claims } = deps;
+  const ran = await inSlot(async (): Promise<RunOutcome | { turn: { record(): Promise<RunOutcome> } }> => {
+    if (claims?.handingBack) return { handedBack: executionId };
     const now = deps.clock.now();
     const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
     if (!('claimed' in claim)) return claim;
-    setRequestIdInScope(claim.claimed.requestId);
-    const runner = RUNNERS[claim.claimed.jobKind as JobKind];
-    return { turn: await runner.run(deps, claim.claimed) };
+    const exe = claim.claimed;
+    if (claims && !claims.hold(exe)) return { handedBack: executionId };
+    setRequestIdInScope(exe.requestId);
+    const runner = RUNNERS[exe.jobKind as JobKind];
+    if (!claims) return { turn: await runner.run(deps, exe) };
+    try {
+      const turn = await Promise.race([runner.run(deps, exe), claims.handedBack.then(() => null)]);
+      return turn === null ? { handedBack: executionId } : { turn };
+    } finally {
+      claims.drop(exe);
+    }
   });
   return 'turn' in ran ? ran.turn.record() : ran;
 }

@@ -1,12 +1,15 @@
 import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
 import type { HttpClient } from '../http/http-client.js';
+import type { ClaimsInHand } from './claims-in-hand.js';
 
 /** How a turn of an execution ended, as the executor needs to know it. */
 export type RunOutcome =
   | { done: 'succeeded' | 'failed' | 'retry' | 'parked' | 'waiting'; executionId: string }
   | { retryAt: Date }
-  | { skip: string };
+  | { skip: string }
+  /** The executor is stopping and gave the claim back unrecorded: the attempt must be queued again, to run at once. */
+  | { handedBack: string };
 
 export interface RunnerDeps extends Deps {
   http: HttpClient;
@@ -19,6 +22,8 @@ export interface RunnerDeps extends Deps {
    * leave in batches anyway.
    */
   inSlot?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The executor's claims in hand, which a stop can hand back; without them a turn always runs to its end. */
+  claims?: ClaimsInHand;
 }
 
 /**

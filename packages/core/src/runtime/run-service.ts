@@ -6,10 +6,9 @@ import { startHeartbeat, type WorkerKind } from './heartbeat.js';
 import { operatorEndpoints } from './operator-endpoints.js';
 import { announce } from './startup-lines.js';
 import { startUp } from './start-up.js';
+import { stopOnSignals, type Stoppable } from './stop-signals.js';
 
-export interface Service {
-  stop(): Promise<void>;
-}
+export type Service = Stoppable;
 
 /**
  * What a worker process adds to its work: its heartbeat, and, started alone with HEALTH_PORT,
@@ -34,8 +33,9 @@ async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ heal
 
 /**
  * The life of one process: start up, start the service, and on SIGINT or SIGTERM stop it
- * (finishing work in flight) before closing connections and, if this process started it, the
- * embedded PostgreSQL. A second signal exits at once.
+ * (finishing work in flight, up to STOP_GRACE_SECONDS) before closing connections and, if this
+ * process started it, the embedded PostgreSQL (stopOnSignals, docs/RELIABILITY.md "Stopping the
+ * service"). Under a supervisor it also stops when the supervisor goes away without telling it.
  */
 export async function runService(name: 'api' | WorkerKind, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
   const { config, logger, stores } = await startUp(name);
@@ -44,23 +44,18 @@ export async function runService(name: 'api' | WorkerKind, start: (runtime: Runt
   const signals = name === 'api' ? null : await workerSignals(runtime, name);
   markProcess(name);
   announce(logger, config, name, signals?.healthPort);
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    logger.info('stopping', { signal });
-    try {
-      await service.stop();
+  const stop = stopOnSignals({
+    logger,
+    graceMs: config.stopGraceMs,
+    services: [service],
+    // Under a supervisor, which says how to stop waiting, only the executor adds its count.
+    quiet: config.supervisor !== undefined && service.inFlight === undefined,
+    async close() {
       await signals?.stop();
       await runtime.close();
       await stores.stop();
-      process.exit(0);
-    } catch (error) {
-      logger.error('unclean stop', { error: (error as Error).message });
-      await stores.stop().catch(() => undefined);
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    },
+  });
+  // The supervisor's IPC channel closes when it dies: a child left behind would run on unwatched.
+  if (process.channel) process.once('disconnect', () => stop('supervisor gone'));
 }
