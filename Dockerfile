@@ -47,9 +47,9 @@ RUN npm ci --omit=dev --omit=optional --ignore-scripts \
 
 FROM node:20-slim
 ENV NODE_ENV=production
-# An 8 MB young generation per process instead of V8's 32 MB (docs/BENCHMARKS.md, "Idle memory");
-# set NODE_OPTIONS to change it.
-ENV NODE_OPTIONS=--max-semi-space-size=4
+# No NODE_OPTIONS here: the default command's supervisor gives the scheduler and the notifier an
+# 8 MB young generation and leaves the API and the executor V8's default (docs/OPERATIONS.md,
+# "Memory"); the compose files set it per container.
 ENV PORT=3000
 WORKDIR /app
 # Owned by root and read-only to the service's user: the service writes nothing to disk.

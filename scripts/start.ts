@@ -5,11 +5,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { announce, CHILD_NODE_OPTIONS, countStops, HAND_BACK_MS, startUp, stopNotice, stopOnSignals, storesEnv } from '@cronsvc/core/start-up';
+import { announce, childNodeOptions, countStops, HAND_BACK_MS, startUp, stopNotice, stopOnSignals, storesEnv } from '@cronsvc/core/start-up';
 import { whenParentGone } from './supervisor/parent.js';
 import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
+type App = (typeof APPS)[number];
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Compiled by `npm run build`, this file is scripts/dist/start.js, and its children run compiled too.
 const compiled = path.basename(here) === 'dist';
@@ -52,17 +53,20 @@ if (config.allInOne) {
 } else {
   const children = new Map<string, ChildProcess>();
   const signals = superviseChildren(supervisorId, config.databaseUrl, logger);
-  // Flags the operator puts in NODE_OPTIONS come after the service's own, so theirs win.
-  const nodeOptions = `${CHILD_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim();
   // The children use the stores decided here: the embedded server's URL, the queue backend.
-  const childEnv = { ...process.env, ...storesEnv(stores), ...signals.env, NODE_OPTIONS: nodeOptions };
-  // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
-  const envOf = (name: string) => (name === 'api' ? childEnv : { ...childEnv, BOOTSTRAP_API_TOKEN: '' });
+  const childEnv = { ...process.env, ...storesEnv(stores), ...signals.env };
+  const envOf = (name: App) => ({
+    ...childEnv,
+    // Flags the operator puts in NODE_OPTIONS come after the service's own, so theirs win.
+    NODE_OPTIONS: `${childNodeOptions(name)} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
+    // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
+    ...(name === 'api' ? {} : { BOOTSTRAP_API_TOKEN: '' }),
+  });
   // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
   const exit = (code: number) => void signals.close().finally(() => stores.stop().finally(() => process.exit(code)));
   let stopping = false;
   let abandoned = false;
-  const launch = (name: string, restarts: number) => {
+  const launch = (name: App, restarts: number) => {
     // node itself, not the tsx command, which would add a relay process per app.
     const child = spawn(process.execPath, appArgs(name), { cwd: root, stdio: signals.stdio, env: envOf(name) });
     children.set(name, child);

@@ -1,7 +1,7 @@
 // The service under test, started from the working tree as separate processes, the way
 // `npm start` runs them in production: node apps/<name>/dist/main.js, compiled by `npm run build`.
 import { catalog, createQueuePool, freePort, openQueue, type QueueBackendName, type QueueConnection } from '@cronsvc/core';
-import { CHILD_NODE_OPTIONS } from '@cronsvc/core/start-up';
+import { childNodeOptions } from '@cronsvc/core/start-up';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import { repoRoot, spawnManaged, type Managed } from './processes.js';
@@ -80,12 +80,12 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       : {};
   // The compiled apps, with the node options `npm start`'s supervisor gives its children, as
   // production runs them (the bench builds first: bench/run.ts).
-  const spawnApp = (name: string, label = name) =>
+  const spawnApp = (name: 'api' | 'scheduler' | 'executor' | 'notifier', label: string = name) =>
     spawnManaged(label, process.execPath, [path.join(repoRoot, 'apps', name, 'dist', 'main.js')], {
       ...env,
       ...(name === 'api' ? {} : { BOOTSTRAP_API_TOKEN: '' }),
-      NODE_OPTIONS: [CHILD_NODE_OPTIONS, profiling(label).NODE_OPTIONS ?? ''].join(' ').trim(),
       ...profiling(label),
+      NODE_OPTIONS: [childNodeOptions(name), profiling(label).NODE_OPTIONS ?? ''].join(' ').trim(),
     });
   const queueConnection: QueueConnection =
     o.queueBackend === 'redis'

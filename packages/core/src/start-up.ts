@@ -2,7 +2,7 @@
 // the database, without the rest of core (Prisma, BullMQ, the HTTP client), which its children
 // load: the supervisor stays small while it waits on them.
 export { markProcess } from './metrics/families.js';
-export { CHILD_NODE_OPTIONS } from './runtime/child-node-options.js';
+export { childNodeOptions } from './runtime/child-node-options.js';
 export { startHeartbeat, supervisedWorkers, WORKER_KINDS } from './runtime/heartbeat.js';
 export { storesEnv } from './runtime/resolve-stores.js';
 export { startUp, SUPERVISED_ENV } from './runtime/start-up.js';
