@@ -7,6 +7,7 @@ import {
   createTestDatabase,
   deleteRedisKeys,
   groupProcesses,
+  holdAnswers,
   redisUrl,
   repoRoot,
   spawnProcess,
@@ -194,12 +195,7 @@ it('a supervisor killed outright leaves no app behind: each stops when its IPC c
 });
 
 it('a second Ctrl-C after the notice exits at once with 130, and the next start runs the abandoned work under the same execution ids', async () => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  target.handle(async (_req, res) => {
-    await held;
-    res.end('ok');
-  });
+  const release = holdAnswers(target);
   const port = await freePort();
   const { app, base } = await start({}, { port });
   await requestsInFlight(base, IN_FLIGHT);
@@ -239,12 +235,7 @@ it('a second Ctrl-C after the notice exits at once with 130, and the next start 
 });
 
 it('past STOP_GRACE_SECONDS the requests still out are handed back, the service exits 0, and the next start runs them at once', async () => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  target.handle(async (_req, res) => {
-    await held;
-    res.end('ok');
-  });
+  const release = holdAnswers(target);
   const port = await freePort();
   const { app, base } = await start({ STOP_GRACE_SECONDS: '1' }, { port });
   await requestsInFlight(base, IN_FLIGHT);
