@@ -1,7 +1,7 @@
 import { createPostgresBackend, Queue, runMigrations, Worker, type Processor, type WorkerOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
-import { outlivingDroppedConnections } from '../db/client.js';
+import { outlivingDroppedConnections } from '../db/dropped-connections.js';
 
 /**
  * Where BullMQ keeps the queues: Redis, or BullMQ's PostgreSQL backend in the service's own

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import pg from 'pg';
 import type { SqlPool } from '../db/client.js';
+import { outlivingDroppedConnections } from '../db/dropped-connections.js';
 import { newId } from '../ids/ids.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -84,8 +85,7 @@ export async function startHeartbeat(
  * (reclaimExecutions); FORGET_AFTER removes the row later. One connection at most, opened when needed.
  */
 export function supervisedWorkers(databaseUrl: string, supervisor: string): { forget(pid: number): Promise<void>; close(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  pool.on('error', () => undefined);
+  const pool = outlivingDroppedConnections(new pg.Pool({ connectionString: databaseUrl, max: 1 }));
   return {
     async forget(pid) {
       await pool.query(`UPDATE workers SET heartbeat_at = '-infinity' WHERE supervisor = $1 AND pid = $2`, [supervisor, pid]);
