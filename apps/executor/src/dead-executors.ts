@@ -1,4 +1,4 @@
-import { reclaimExecutions, type Reclaimed, type Runtime } from '@cronsvc/core';
+import { reclaimExecutions, repeat, type Reclaimed, type Runtime } from '@cronsvc/core';
 
 // How often an executor looks for executors whose heartbeat stopped: a row read on a tiny table.
 // A dead executor's work is taken over within EXECUTOR_DEAD_AFTER_MS plus this.
@@ -15,9 +15,6 @@ const DUE_LIMIT = 10_000;
  */
 export function watchDeadExecutors(runtime: Runtime, options: { dueWithinMs: number; take: (reclaimed: Reclaimed) => void }): { stop(): Promise<void> } {
   const { config, logger } = runtime;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   // When this executor's own database access fails (a restart, a network cut), every executor's
   // heartbeat goes quiet with it: for EXECUTOR_DEAD_AFTER_MS after it works again, this one judges
   // nobody, and the others, alive, beat again meanwhile.
@@ -40,22 +37,9 @@ export function watchDeadExecutors(runtime: Runtime, options: { dueWithinMs: num
     logger.warn('took over the work of executors whose heartbeat stopped', { workers: reclaimed.workers, running: reclaimed.running.length, due: reclaimed.due.length });
     options.take(reclaimed);
   };
-  const tick = () => {
-    running = check()
-      .catch((error) => {
-        if (!failing) logger.warn('looking for dead executors failed; retrying', { error: (error as Error).message });
-        failing = true;
-      })
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, CHECK_INTERVAL_MS);
-      });
-  };
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const stop = repeat('looking for dead executors', check, CHECK_INTERVAL_MS, (name, error) => {
+    if (!failing) logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
+    failing = true;
+  });
+  return { stop };
 }

@@ -7,6 +7,7 @@ import {
   keepCompleted,
   observeDelivery,
   relayEvents,
+  repeat,
   sendDelivery,
   SEND_TIMEOUT_MS,
   sweepMonitors,
@@ -14,7 +15,6 @@ import {
   type Runtime,
 } from '@cronsvc/core';
 import { LocalSends } from './local-sends.js';
-import { pollLoop } from './poll-loop.js';
 
 // Deliveries one notifier sends at the same time; each holds one outbound connection at most.
 const SEND_CONCURRENCY = 50;
@@ -76,17 +76,16 @@ export function startNotifier(runtime: Runtime): Notifier {
   };
   const local = new LocalSends((id) => sendFirst(id).catch((error) => onError('delivery', error)), SEND_CONCURRENCY);
   // A full batch means more are waiting: the relay goes again at once, unless enough is in hand.
-  const stopRelay = pollLoop(
+  const stopRelay = repeat(
     'event relay',
     async () => local.backlog < LOCAL_BACKLOG && (await relayEvents(runtime, { dispatch: (ids) => local.push(ids) })) > 0,
     RELAY_IDLE_MS,
     onError,
   );
-  const stopSweep = pollLoop(
+  const stopSweep = repeat(
     'monitor sweep',
     async () => {
       await sweepMonitors(runtime);
-      return false;
     },
     SWEEP_INTERVAL_MS,
     onError,

@@ -1,5 +1,5 @@
 import {
-  expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, pruneRateLimitWindows, reconcileDeliveries, reconcileQueue, retentionCutoff, watchQueueLoss, type Runtime
+  expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, pruneRateLimitWindows, reconcileDeliveries, reconcileQueue, repeat, retentionCutoff, watchQueueLoss, type Runtime
 } from '@cronsvc/core';
 
 // How often the scheduler looks for the sentinel key that tells it Redis lost the queues: a GET
@@ -11,26 +11,6 @@ const RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface Scheduler {
   stop(): Promise<void>;
-}
-
-/** Runs `task` every `intervalMs`, never overlapping itself; stop() waits for a run in progress. */
-function loop(name: string, intervalMs: number, task: () => Promise<unknown>, onError: (name: string, error: unknown) => void) {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = task()
-      .then(() => undefined, (error) => onError(name, error))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  tick();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
 }
 
 /**
@@ -50,24 +30,23 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   // Started before the start-up rebuild: its sentinel is then older than what the rebuild queues.
   const lossWatch = runtime.redis ? watchQueueLoss(runtime.redis, { prefix: config.redisPrefix, intervalMs: QUEUE_LOSS_CHECK_MS, rebuild: rebuildQueues, logger }) : undefined;
   await rebuildQueues().catch((error) => onError('start-up queue rebuild', error));
-  const stopFiring = loop('fire', config.schedulerTickMs, () => fireDueJobs(runtime, { lookaheadMs: config.schedulerLookaheadMs }), onError);
-  const stopReconciling = loop(
+  const stopFiring = repeat('fire', () => fireDueJobs(runtime, { lookaheadMs: config.schedulerLookaheadMs }), config.schedulerTickMs, onError);
+  const stopReconciling = repeat(
     'reconcile',
-    config.reconcileIntervalMs,
     async () => {
       const dueBefore = new Date(clock.now().getTime() - config.reconcileIntervalMs);
       await reconcileQueue(runtime, { dueBefore });
       await reconcileDeliveries(runtime, { dueBefore });
     },
+    config.reconcileIntervalMs,
     onError,
   );
   // Wait timers live in Postgres only (docs/adr/010-step-driven-executions.md): each pass queues
   // the waits whose time has come, so they expire within a tick, also after any restart.
-  const stopTimers = loop('wait-timers', config.schedulerTickMs, () => expireWaits(runtime), onError);
+  const stopTimers = repeat('wait-timers', () => expireWaits(runtime), config.schedulerTickMs, onError);
   // The loop's first run is at start-up, so a service restarted more often than hourly still prunes.
-  const stopPruning = loop(
+  const stopPruning = repeat(
     'retention',
-    RETENTION_INTERVAL_MS,
     async () => {
       const olderThan = retentionCutoff(clock.now(), config.executionRetentionDays);
       const pruned = await pruneExecutions(runtime, { olderThan });
@@ -75,6 +54,7 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
       if (pruned + monitorDeliveries > 0) logger.info('old executions pruned', { pruned, monitorDeliveries, retentionDays: config.executionRetentionDays });
       await pruneRateLimitWindows(runtime);
     },
+    RETENTION_INTERVAL_MS,
     onError,
   );
   logger.info('scheduler started', { tickMs: config.schedulerTickMs, lookaheadMs: config.schedulerLookaheadMs });
