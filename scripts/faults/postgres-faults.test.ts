@@ -136,6 +136,13 @@ async function throughFault(run: Run, tag: string, fault: () => Promise<void>): 
 
 const workerEnv = { EXECUTION_LEASE_MS: String(LEASE_MS) };
 const perApp = (name: string): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {});
+/** One process of each app on `databaseUrl`, the queues on the shared Redis under `prefix`. */
+const startService = (databaseUrl: string, prefix: string): Promise<CompiledService> =>
+  startCompiledService(
+    productionEnv({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix, ...workerEnv }),
+    { api: 1, scheduler: 1, executor: 1, notifier: 1 },
+    perApp,
+  );
 
 describe('every connection terminated, repeatedly', () => {
   let database: TestDatabase;
@@ -145,11 +152,7 @@ describe('every connection terminated, repeatedly', () => {
 
   beforeAll(async () => {
     [database, target] = await Promise.all([createTestDatabase(), startTargetServer()]);
-    service = await startCompiledService(
-      productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix, ...workerEnv }),
-      { api: 1, scheduler: 1, executor: 1, notifier: 1 },
-      perApp,
-    );
+    service = await startService(database.url, prefix);
   }, 120_000);
 
   afterAll(async () => {
@@ -187,11 +190,7 @@ describe('a Postgres restart', () => {
 
   beforeAll(async () => {
     [server, target] = await Promise.all([startRestartablePostgres(), startTargetServer()]);
-    service = await startCompiledService(
-      productionEnv({ DATABASE_URL: server.url('cronsvc'), REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix, ...workerEnv }),
-      { api: 1, scheduler: 1, executor: 1, notifier: 1 },
-      perApp,
-    );
+    service = await startService(server.url('cronsvc'), prefix);
   }, 120_000);
 
   afterAll(async () => {
