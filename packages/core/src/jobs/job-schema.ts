@@ -116,7 +116,9 @@ const scheduleByKind = {
 const absentFor = (what: string) => Joi.any().forbidden().messages({ 'any.unknown': `is not used by ${what}` });
 
 const stepsSchema = buildStepsSchema(requestSchema);
-const maxWorkflowDuration = Joi.number().integer().min(1).max(7200).default(1800);
+/** What max_workflow_duration_seconds is when a step-driven job leaves it out (docs/JOBS.md). */
+export const DEFAULT_MAX_WORKFLOW_DURATION_SECONDS = 1800;
+const maxWorkflowDuration = Joi.number().integer().min(1).max(7200).default(DEFAULT_MAX_WORKFLOW_DURATION_SECONDS);
 const webhookSecret = Joi.string().min(1).max(500).allow(null);
 
 /** The whole job as stored, after defaults; create and the result of a PATCH merge are checked against it. */
