@@ -188,6 +188,8 @@ export interface ImportError {
 export interface ImportResult {
   created: Job[];
   errors: ImportError[];
+  /** What to know about the jobs created: that their times are UTC, that names leave out URL query strings. */
+  notes: string[];
 }
 
 /** GET and PATCH /v1/jobs/:id/context: the bare map. */

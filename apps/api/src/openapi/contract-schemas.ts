@@ -1012,11 +1012,19 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "items": {
           "$ref": "#/components/schemas/ImportError"
         }
+      },
+      "notes": {
+        "description": "What to know about the jobs created: that their times are UTC, that names leave out URL query strings.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
       }
     },
     "required": [
       "created",
-      "errors"
+      "errors",
+      "notes"
     ],
     "additionalProperties": false
   },

@@ -67,8 +67,9 @@ const jobs: Operation[] = [
   },
   {
     method: 'post', path: '/v1/jobs/import', tag: 'Jobs', auth: 'api', summary: 'Import a crontab',
-    description: 'Each good line becomes a `cron` job (method GET) named `"<expression> <url>"`; good lines are created even when others fail.',
-    body: { schema: s.jobImport, required: true, example: { crontab: '*/5 * * * * https://example.com/ping\n# comments are skipped\n', default_url: 'https://example.com/' } },
+    description:
+      'Each good line becomes a `cron` job named `"<expression> <url>"`, the URL without its query string and credentials; good lines are created even when others fail. `notes` says that the times are UTC (cron ran the lines in local time) and when names left part of a URL out.',
+    body: { schema: s.jobImport, required: true, example: { crontab: '*/5 * * * * https://example.com/ping?token=abc\n# comments are skipped\n', default_url: 'https://example.com/' } },
     success: { 201: { description: 'The jobs created and the lines that failed.', schema: 'ImportResult', example: ex.importResult } },
     errors: ['limit_exceeded'],
   },
