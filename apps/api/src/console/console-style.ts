@@ -40,6 +40,7 @@ p { margin: .5rem 0; }
 .rel { font-size: .9em; white-space: nowrap; }
 .page-head { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1rem; }
 .page-head .end { margin-left: auto; }
+.head-actions { display: flex; flex-wrap: wrap; gap: .5rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin: 0 0 1rem; }
 .card > h2:first-child { margin-top: 0; }
 
