@@ -56,6 +56,9 @@ export function contractTypeSchemas(types: string[]): Record<string, Schema> {
   if (!generator) throw new Error('the contracts do not compile');
   const { definitions = {} } = generator.getSchemaForSymbols(types);
   const out: Record<string, Schema> = {};
+  const records = Object.keys(definitions).filter((name) => decodeURIComponent(name).startsWith('Record<'));
+  // typescript-json-schema writes a Record as an object of no known values, which generated clients type as empty.
+  if (records.length) throw new Error(`write these maps in packages/contracts as index signatures ({ [key: string]: T }), not Record: ${records.join(', ')}`);
   for (const name of Object.keys(definitions).sort((a, b) => shortName(a).localeCompare(shortName(b)))) {
     out[shortName(name)] = finish(definitions[name]) as Schema;
   }

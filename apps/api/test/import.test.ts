@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createApp } from '../src/app.js';
+import { IMPORT_NOTES } from '@cronsvc/core';
 import type { TestContext } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
 
@@ -108,11 +109,29 @@ describe('POST /v1/jobs/import', () => {
     ]);
   });
 
-  it('answers 201 with nothing created when no line is good', async () => {
+  it('answers 201 with nothing created when no line is good, and no notes', async () => {
     const res = await importCrontab({ crontab: '# only a comment\n99 * * * * https://example.com/' });
     expect(res.status).toBe(201);
     expect(res.body.created).toEqual([]);
     expect(res.body.errors.map((e: { line: number }) => e.line)).toEqual([2]);
+    expect(res.body.notes).toEqual([]);
+  });
+
+  it('says in its notes that the times are UTC, whenever it created a job', async () => {
+    const res = await importCrontab({ crontab: '0 3 * * * https://example.com/nightly' });
+    expect(res.body.notes).toEqual([IMPORT_NOTES.utc]);
+    expect(res.body.notes[0]).toMatch(/^Times are UTC: cron ran these lines in the local time/);
+  });
+
+  it('names a job without the query string and credentials of its URL, which it still calls, and says so', async () => {
+    const res = await importCrontab({
+      crontab: ['*/5 * * * * https://example.com/hook?token=abc123&x=1', '@hourly curl -fsS "https://deploy:hunter2@example.com:8443/run#frag"'].join('\n'),
+    });
+    expect(res.body.created.map((j: { name: string }) => j.name)).toEqual(['*/5 * * * * https://example.com/hook', '@hourly https://example.com:8443/run']);
+    expect(res.body.created.map((j: { request: { url: string } }) => j.request.url)).toEqual(['https://example.com/hook?token=abc123&x=1', 'https://deploy:hunter2@example.com:8443/run#frag']);
+    expect(res.body.notes).toEqual([IMPORT_NOTES.utc, IMPORT_NOTES.names]);
+    const listed = await request(app).get('/v1/jobs').set(auth).query({ name: 'example.com/hook' });
+    expect(JSON.stringify(listed.body.data.map((j: { name: string }) => j.name))).not.toMatch(/abc123|hunter2/);
   });
 
   it('shortens a name that a long URL would push past 200 characters, keeping the whole URL', async () => {

@@ -83,6 +83,13 @@ it('describes the answers with the schemas generated from the contract types, ke
   expect(await readFile(CONTRACT_SCHEMAS_FILE, 'utf8')).toBe(contractSchemasModule(contractSchemas()));
 });
 
+/** The fields a body schema names, over every member of a oneOf (a job's kinds). */
+function fieldsOf(schema: Json): string[] {
+  const resolved = typeof schema.$ref === 'string' ? (spec.document.components as { schemas: Record<string, Json> }).schemas[schema.$ref.split('/').pop()!] : schema;
+  const own = Object.keys((resolved.properties as Json | undefined) ?? {});
+  return [...new Set([...own, ...((resolved.oneOf as Json[] | undefined) ?? []).flatMap(fieldsOf)])];
+}
+
 it('asks for the fields the contract types name as request bodies', () => {
   // The request schemas come from joi, what the API validates with; the contract's input types
   // are what the typed client sends. Their fields must be the same.
@@ -108,7 +115,7 @@ it('asks for the fields the contract types name as request bodies', () => {
     const operation = (spec.document.paths[path] as Record<string, Json>)[method];
     const fields = method === 'get'
       ? (operation.parameters as { name: string; in: string }[]).filter((p) => p.in === 'query').map((p) => p.name)
-      : Object.keys(((operation.requestBody as { content: Record<string, { schema: Json }> }).content['application/json'].schema.properties as Json) ?? {});
+      : fieldsOf((operation.requestBody as { content: Record<string, { schema: Json }> }).content['application/json'].schema);
     expect([type, fields.sort()]).toEqual([type, Object.keys((contract[type].properties as Json) ?? {}).sort()]);
   }
 });

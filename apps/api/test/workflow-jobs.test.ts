@@ -83,6 +83,26 @@ describe('step-driven jobs', () => {
     expect(await refused(aWorkflow([waitStep('a')], { max_workflow_duration_seconds: 7201 }))).toEqual(['max_workflow_duration_seconds']);
   });
 
+  it('refuses a wait the run deadline would always end first, naming both fields, on create and on a PATCH of either', async () => {
+    const paths = (res: request.Response) => [res.status, res.body.error?.details.map((d: { path: string }) => d.path)];
+    const steps = [httpStep('build', URL), approvalStep('approve', 'Ship it?', { timeout_seconds: 3600 })];
+    const create = await f.post('/v1/jobs', aWorkflow(steps));
+    expect(paths(create)).toEqual([400, ['steps[1].timeout_seconds', 'max_workflow_duration_seconds']]);
+    expect(create.body.error.message).toContain('max_workflow_duration_seconds: is 1800 s (the default), not more than steps[1].timeout_seconds (3600 s)');
+
+    const job = await f.createJob(aWorkflow(steps, { max_workflow_duration_seconds: 7200 }));
+    expect(paths(await f.patch(`/v1/jobs/${job.id}`, { max_workflow_duration_seconds: 3600 }))).toEqual([400, ['steps[1].timeout_seconds', 'max_workflow_duration_seconds']]);
+    expect(paths(await f.patch(`/v1/jobs/${job.id}`, { steps: [waitStep('callback', { timeout_seconds: 7200 })] }))).toEqual([400, ['steps[0].timeout_seconds', 'max_workflow_duration_seconds']]);
+    expect(paths(await f.patch(`/v1/jobs/${job.id}`, { kind: 'webhook_trigger', max_workflow_duration_seconds: 60 }))).toEqual([400, ['steps[1].timeout_seconds', 'max_workflow_duration_seconds']]);
+    expect((await f.get(`/v1/jobs/${job.id}`)).body).toMatchObject({ kind: 'workflow', max_workflow_duration_seconds: 7200, steps: [{ id: 'build' }, { id: 'approve', timeout_seconds: 3600 }] });
+
+    const both = await f.patch(`/v1/jobs/${job.id}`, { max_workflow_duration_seconds: 600, steps: [approvalStep('approve', 'Ship it?', { timeout_seconds: 300 })] });
+    expect(both.body).toMatchObject({ max_workflow_duration_seconds: 600, steps: [{ id: 'approve', timeout_seconds: 300 }] });
+    // A job stored before the rule keeps taking the changes that do not touch it.
+    await f.ctx.runtime.db.job.update({ where: { id: job.id }, data: { maxWorkflowDurationSeconds: 60 } });
+    expect((await f.patch(`/v1/jobs/${job.id}`, { name: 'renamed' })).status).toBe(200);
+  });
+
   it('switches a job between workflow and webhook_trigger by PATCH, with a token only while it is a trigger', async () => {
     const job = await f.createJob(aWorkflow([waitStep('a')]));
     const trigger = await f.patch(`/v1/jobs/${job.id}`, { kind: 'webhook_trigger', webhook_secret: 'abc' });

@@ -188,8 +188,9 @@ describe('approval', () => {
 });
 
 describe('max_workflow_duration_seconds', () => {
-  it('fails a run that is still waiting at its deadline with WORKFLOW_TIMEOUT, whatever the wait timeout', async () => {
-    const job = await f.createJob(aWorkflow([waitStep('long', { timeout_seconds: 3600 })], { max_workflow_duration_seconds: 2 }));
+  it('fails a run that is still waiting at its deadline with WORKFLOW_TIMEOUT', async () => {
+    // A wait without a timeout lasts until the deadline (one with a longer timeout is refused at save).
+    const job = await f.createJob(aWorkflow([waitStep('long')], { max_workflow_duration_seconds: 2 }));
     const id = await f.runNow(job.id);
     const waiting = await f.until(id, 'waiting');
     expect(new Date(waiting.waiting_expires_at).getTime() - new Date(waiting.started_at).getTime()).toBe(2_000);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createClient, type CronsvcClient } from '@cronsvc/client';
 import { colorEnabled, painter, type Paint } from './output/color.js';
+import { MissingToken } from './errors.js';
 import { resolveSettings, type GlobalFlags } from './settings.js';
 import { insecureAllowed, requireSecureUrl } from './transport.js';
 
@@ -42,13 +43,16 @@ type Flags = GlobalFlags & { json?: boolean };
 /**
  * The client and output of one command, from the global flags, the environment and the config
  * file. --url and --token are read from the program itself: `jobs create --url` is the target's.
+ * Without a token anywhere, a command that needs one stops before asking the API (which could
+ * only answer 401) and says where a token goes.
  */
-export async function contextOf(command: Command): Promise<Context> {
+export async function contextOf(command: Command, options: { tokenNeeded?: boolean } = {}): Promise<Context> {
   let root = command;
   while (root.parent) root = root.parent;
   const global = root.opts<Flags>();
   const settings = await resolveSettings({ url: global.url, token: global.token });
   requireSecureUrl(settings.url, insecureAllowed(command));
+  if (!settings.token && options.tokenNeeded !== false) throw new MissingToken();
   return {
     client: createClient({ baseUrl: settings.url, token: settings.token, userAgent: 'cronsvc-cli' }),
     out: createOutput(Boolean(global.json || command.opts<Flags>().json)),

@@ -5,3 +5,11 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** No API token anywhere the CLI looks: said before asking the API, which could only answer 401. */
+export class MissingToken extends Error {
+  constructor() {
+    super('no API token: set CRONSVC_TOKEN, or run `cronsvc login` (or put --token before the command)');
+    this.name = 'MissingToken';
+  }
+}

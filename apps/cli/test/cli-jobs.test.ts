@@ -95,10 +95,12 @@ describe('cronsvc jobs', () => {
     const result = await api.json<ImportResult>(['jobs', 'import', '-', '--default-url', `${api.target.url}/default`], { input: crontab });
     expect(result.created.map((j) => j.request?.url)).toEqual([`${api.target.url}/a`, `${api.target.url}/default`]);
     expect(result.errors).toEqual([expect.objectContaining({ line: 4, text: 'MAILTO=ops' })]);
-    const human = await api.cli(['jobs', 'import', '-'], { input: `0 4 * * * ${api.target.url}/b\nbad line\n` });
+    expect(result.notes[0]).toMatch(/^Times are UTC/);
+    const human = await api.cli(['jobs', 'import', '-'], { input: `0 4 * * * ${api.target.url}/b?token=abc\nbad line\n` });
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^1 job\(s\) created, 1 line\(s\) refused\n/);
+    expect(human.stdout).toMatch(new RegExp(`^1 job\\(s\\) created, 1 line\\(s\\) refused\\n  \\+ job_\\S+  0 4 \\* \\* \\* ${api.target.url}/b\\n`));
     expect(human.stdout).toContain('line 2: ');
+    expect(human.stdout).toMatch(/\nnote: Times are UTC: .*\nnote: Job names leave out URL query strings/);
   });
 
   it('pages with --limit and --offset, and fetches every page with --all', async () => {

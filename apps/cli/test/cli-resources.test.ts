@@ -77,7 +77,9 @@ describe('cronsvc channels, rules and deliveries', () => {
     const failing = await api.cli(['channels', 'test', channel.id, '--json']);
     expect(failing.code).toBe(1);
     expect(JSON.parse(failing.stdout)).toMatchObject({ ok: false, error: { code: 'notification_test_failed' }, http_status: 404, permanent: true });
-    expect(failing.stderr).toMatch(/^error: notification_test_failed: .*\(receiver status 404, permanent\)/);
+    expect(JSON.parse(failing.stderr)).toEqual({ error: { code: 'notification_test_failed', message: expect.any(String) } });
+    const failingText = await api.cli(['channels', 'test', channel.id]);
+    expect(failingText).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: notification_test_failed: .*\(receiver status 404, permanent\)/) });
 
     const invalid = await api.cli(['channels', 'create', '--name', 'x', '--type', 'email', '--config', '{"email": "not an address"}']);
     expect(invalid.code).toBe(1);

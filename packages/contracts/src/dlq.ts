@@ -3,7 +3,7 @@ export interface DlqStats {
   total: number;
   oldest_dead_lettered_at: string | null;
   by_job: { job_id: string; job_name: string; count: number }[];
-  by_error_class: Record<string, number>;
+  by_error_class: { [errorClass: string]: number };
 }
 
 export const REPLAY_BATCH_MAX = 100;

@@ -49,7 +49,7 @@ export interface Attempt {
   statusCode: number | null;
   latencyMs: number;
   bodyPreview?: string | null;
-  responseHeaders: Record<string, string> | null;
+  responseHeaders: { [name: string]: string } | null;
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   startedAt: string;

@@ -26,7 +26,9 @@ export const DEFAULT_SUCCESS_STATUSES: readonly number[] = [200, 201, 202, 204];
 export const DEFAULT_RETRY_ON_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
 
 // Types rather than interfaces where core stores the value in a JSON column: a type alias
-// is assignable to JSON's index signature, an interface is not.
+// is assignable to JSON's index signature, an interface is not. Maps are index signatures
+// rather than Record: the OpenAPI document's schemas are generated from these types
+// (scripts/contract-schemas.ts), and a Record's values would be lost on the way.
 export type RetryPolicy = {
   max_attempts: number;
   retry_on_statuses: number[];
@@ -57,7 +59,7 @@ export interface ResponseAssertions {
 export interface RequestSpec {
   url: string;
   method: HttpMethod;
-  headers: Record<string, string>;
+  headers: { [name: string]: string };
   body: unknown;
   timeout_seconds: number;
   success_statuses: number[];
@@ -78,14 +80,14 @@ export type StepType = (typeof STEP_TYPES)[number];
 
 interface StepBase {
   id: string;
-  extract?: Record<string, string>;
-  extract_to_context?: Record<string, string>;
+  extract?: { [key: string]: string };
+  extract_to_context?: { [key: string]: string };
 }
 export interface HttpStep extends StepBase {
   type: 'http';
   url: string;
   method: string;
-  headers: Record<string, string>;
+  headers: { [name: string]: string };
   body_template?: unknown;
   timeout_seconds: number;
   success_statuses: number[];
@@ -186,13 +188,15 @@ export interface ImportError {
 export interface ImportResult {
   created: Job[];
   errors: ImportError[];
+  /** What to know about the jobs created: that their times are UTC, that names leave out URL query strings. */
+  notes: string[];
 }
 
 /** GET and PATCH /v1/jobs/:id/context: the bare map. */
-export type JobContext = Record<string, string>;
+export type JobContext = { [key: string]: string };
 
 /** Body of PATCH /v1/jobs/:id/context: a key set to null is deleted. */
-export type JobContextPatch = Record<string, string | null>;
+export type JobContextPatch = { [key: string]: string | null };
 
 /** The request header that makes POST /v1/jobs idempotent: 1 to 255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

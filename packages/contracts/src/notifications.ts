@@ -33,7 +33,7 @@ export interface Channel {
   id: string;
   name: string;
   type: ChannelType;
-  config: Record<string, unknown>;
+  config: { [field: string]: unknown };
   configured_secrets: string[];
   created_at: string;
   updated_at: string;
@@ -43,7 +43,7 @@ export interface Channel {
 export interface ChannelInput {
   name: string;
   type: ChannelType;
-  config: Record<string, unknown>;
+  config: { [field: string]: unknown };
 }
 
 /** Body of PATCH /v1/notification-channels/:id. */

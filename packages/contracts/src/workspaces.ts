@@ -32,5 +32,5 @@ export type ReadinessCheck = 'ok' | `fail: ${string}`;
  */
 export interface Readiness {
   status: 'ready' | 'not_ready';
-  checks: Record<string, ReadinessCheck>;
+  checks: { [name: string]: ReadinessCheck };
 }

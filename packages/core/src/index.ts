@@ -17,7 +17,7 @@ export {
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
-  createJob, deleteJob, findJob, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, upcomingFires,
+  createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, upcomingFires,
   updateJob
 } from './jobs/index.js';
 export { createLogger, type Logger, withLogContext } from './logging/index.js';

@@ -1,13 +1,14 @@
 // The joi schemas the API validates its requests with, gathered for the OpenAPI document
 // (apps/api/src/openapi/): the document's request bodies and query parameters are generated
 // from these, so they cannot drift from what the API accepts.
+import { JOB_KINDS, STEP_TYPES, type JobKind, type StepType } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { schema as purgeSchema } from './dlq/purge-dlq.js';
 import { schema as replayBatchSchema } from './dlq/replay-batch.js';
 import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js';
 import { querySchema as executionListQuery } from './executions/list-executions.js';
 import { importSchema } from './jobs/import-crontab.js';
-import { jobSchema } from './jobs/job-schema.js';
+import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
 import { pagingKeys } from './lists/paging.js';
 import { querySchema as monitorListQuery } from './monitors/monitor-store.js';
@@ -22,7 +23,10 @@ import { createWorkspaceSchema } from './workspaces/workspaces.js';
 
 export const requestSchemas = {
   workspaceCreate: createWorkspaceSchema,
-  jobCreate: jobSchema,
+  /** POST /v1/jobs (and PATCH) by kind, and the parts the document names: jobSchema, which validates them, says the same. */
+  jobOfKind: Object.fromEntries(JOB_KINDS.map((kind) => [kind, jobSchemaOfKind(kind)])) as Record<JobKind, Joi.ObjectSchema>,
+  stepOfType: Object.fromEntries(STEP_TYPES.map((type) => [type, stepSchemaOfType(type)])) as Record<StepType, Joi.ObjectSchema>,
+  jobRequest: requestSchema,
   jobImport: importSchema,
   jobList: jobListQuery,
   jobContextPatch,

@@ -40,6 +40,7 @@ p { margin: .5rem 0; }
 .rel { font-size: .9em; white-space: nowrap; }
 .page-head { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1rem; }
 .page-head .end { margin-left: auto; }
+.head-actions { display: flex; flex-wrap: wrap; gap: .5rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin: 0 0 1rem; }
 .card > h2:first-child { margin-top: 0; }
 
@@ -56,6 +57,8 @@ button:hover, .button:hover { background: #eaeef2; }
 .small { min-height: 1.9rem; padding: .15rem .6rem; font-size: .9rem; }
 
 .notice { background: #dafbe1; border: 1px solid #4ac26b; color: #0f5323; border-radius: 6px; padding: .6rem .8rem; margin: 0 0 1rem; }
+.note { background: #ddf4ff; border: 1px solid #54aeff; color: #0a3069; border-radius: 6px; padding: .6rem .8rem; margin: 0 0 1rem; }
+.note p { margin: .3rem 0 0; }
 .alert { background: #ffebe9; border: 1px solid #ff8182; color: #82071e; border-radius: 6px; padding: .6rem .8rem; margin: 0 0 1rem; }
 .alert ul { margin: .25rem 0 0; padding-left: 1.25rem; }
 .alert a { color: #82071e; }

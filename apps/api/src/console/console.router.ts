@@ -9,6 +9,7 @@ import { paths } from './paths.js';
 import { channelsRoutes } from './routes/channels.routes.js';
 import { deadLettersRoutes } from './routes/dead-letters.routes.js';
 import { executionsRoutes } from './routes/executions.routes.js';
+import { importRoutes } from './routes/import.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { monitorsRoutes } from './routes/monitors.routes.js';
 import { secretsRoutes } from './routes/secrets.routes.js';
@@ -64,6 +65,8 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
     clearSessionCookie(res);
     res.redirect(303, `${paths.signIn}?signed_out=1`);
   });
+  // Before the job routes, where `import` would be taken for a job id.
+  router.use('/jobs/import', importRoutes(deps));
   router.use('/jobs', jobsRoutes(deps));
   router.use('/executions', executionsRoutes(deps));
   router.use('/dead-letters', deadLettersRoutes(deps));

@@ -10,6 +10,7 @@ export const paths = {
   asset: (file: string) => at('assets', file),
   jobs: at('jobs'),
   newJob: at('jobs', 'new'),
+  importJobs: at('jobs', 'import'),
   job: (id: string) => at('jobs', id),
   jobAction: (id: string, action: 'run-now' | 'pause' | 'resume' | 'delete') => at('jobs', id, action),
   jobRules: (id: string) => at('jobs', id, 'rules'),

@@ -198,10 +198,16 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "type": "string"
       },
       "extract": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       },
       "extract_to_context": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       }
     },
     "required": [
@@ -277,7 +283,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "responseHeaders": {
         "anyOf": [
           {
-            "$ref": "#/components/schemas/Record_string_string"
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
           },
           {
             "type": "null"
@@ -367,7 +376,8 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "$ref": "#/components/schemas/ChannelType"
       },
       "config": {
-        "$ref": "#/components/schemas/Record_string_unknown"
+        "type": "object",
+        "additionalProperties": {}
       },
       "configured_secrets": {
         "type": "array",
@@ -630,7 +640,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         }
       },
       "by_error_class": {
-        "$ref": "#/components/schemas/Record_string_number"
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
       }
     },
     "required": [
@@ -915,7 +928,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "type": "string"
       },
       "headers": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       },
       "body_template": {},
       "timeout_seconds": {
@@ -937,10 +953,16 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "type": "string"
       },
       "extract": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       },
       "extract_to_context": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       }
     },
     "required": [
@@ -990,11 +1012,19 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "items": {
           "$ref": "#/components/schemas/ImportError"
         }
+      },
+      "notes": {
+        "description": "What to know about the jobs created: that their times are UTC, that names leave out URL query strings.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
       }
     },
     "required": [
       "created",
-      "errors"
+      "errors",
+      "notes"
     ],
     "additionalProperties": false
   },
@@ -1122,7 +1152,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
   },
   "JobContext": {
     "description": "GET and PATCH /v1/jobs/:id/context: the bare map.",
-    "type": "object"
+    "type": "object",
+    "additionalProperties": {
+      "type": "string"
+    }
   },
   "JobKind": {
     "enum": [
@@ -1244,15 +1277,6 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
-  "Record_string_number": {
-    "type": "object"
-  },
-  "Record_string_string": {
-    "type": "object"
-  },
-  "Record_string_unknown": {
-    "type": "object"
-  },
   "ReplayBatchResult": {
     "type": "object",
     "properties": {
@@ -1312,7 +1336,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "$ref": "#/components/schemas/HttpMethod"
       },
       "headers": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       },
       "body": {},
       "timeout_seconds": {
@@ -1714,10 +1741,16 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "type": "string"
       },
       "extract": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       },
       "extract_to_context": {
-        "$ref": "#/components/schemas/Record_string_string"
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       }
     },
     "required": [

@@ -1,33 +1,13 @@
 import { ERROR_STATUS, type ErrorCode } from '@cronsvc/contracts';
 import { requestSchemas } from '@cronsvc/core';
 import type Joi from 'joi';
-import joiToJson from 'joi-to-json';
 import { contractSchemas } from './contract-schemas.js';
 import { errors as errorExamples } from './examples.js';
-import { OPERATIONS, type Operation, type Success } from './operations.js';
+import { jobBodies, type JobBodies } from './job-bodies.js';
+import { defaultsInWords, jsonSchema } from './json-schema.js';
+import { OPERATIONS, TAGS, type Operation, type Success } from './operations.js';
 
 type Json = Record<string, unknown>;
-
-// A CommonJS module whose export is the function itself; its typings declare it as the default
-// export of an ES module, which it is not.
-const parse = joiToJson as unknown as typeof joiToJson.parse;
-
-/**
- * joi-to-json renders a map whose keys joi checks by a schema (`.pattern(...)`: request headers,
- * context keys, extract maps) as an object that admits no key at all; it is a map.
- */
-function mapsOpened(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(mapsOpened);
-  if (value === null || typeof value !== 'object') return value;
-  const out = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mapsOpened(inner)])) as Json;
-  const closedEmpty = out.type === 'object' && out.additionalProperties === false && Object.keys((out.properties as Json | undefined) ?? {}).length === 0;
-  return closedEmpty ? { ...out, properties: undefined, additionalProperties: {} } : out;
-}
-
-/** A joi schema as JSON Schema (OpenAPI 3.1 is JSON Schema 2020-12). */
-function jsonSchema(schema: Joi.Schema): Json {
-  return JSON.parse(JSON.stringify(mapsOpened(parse(schema as unknown as Parameters<typeof parse>[0], 'open-api-3.1')))) as Json;
-}
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -40,16 +20,11 @@ function listOf(name: string): Json {
   };
 }
 
-/** Every field optional: a PATCH names only what it changes. */
-function optionalFields(schema: Json): Json {
-  const { required: _required, ...rest } = schema;
-  return { ...rest, minProperties: 1 };
-}
-
-function bodySchema(kind: NonNullable<Operation['body']>['schema']): Json {
+function bodySchema(kind: NonNullable<Operation['body']>['schema'], jobs: JobBodies): Json {
   if (kind === 'any') return {};
   if (kind === 'decision') return { description: 'Optional: a JSON body, or a form with a `comment`.' };
-  if (kind === 'jobPatch') return optionalFields(jsonSchema(requestSchemas.jobCreate));
+  if (kind === 'jobCreate') return jobs.create;
+  if (kind === 'jobPatch') return jobs.patch;
   if (kind === 'channelCreate' || kind === 'channelPatch') {
     const base = jsonSchema(kind === 'channelCreate' ? requestSchemas.channelCreate : requestSchemas.channelPatch);
     const configs = Object.entries(requestSchemas.channelConfigs).map(([type, schema]) => ({ title: type, ...jsonSchema(schema) }));
@@ -121,14 +96,14 @@ function successResponse(op: Operation, success: Success): Json {
   return { description: success.description, content };
 }
 
-function operationObject(op: Operation): Json {
+function operationObject(op: Operation, jobs: JobBodies): Json {
   const security = op.auth === 'api' ? [{ apiToken: [] }] : op.auth === 'admin' ? [{ adminToken: [] }] : [];
   const headers = (op.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, schema: { type: 'string' }, description: h.description }));
   const body = op.body && {
     required: op.body.required,
     ...(op.body.description ? { description: op.body.description } : {}),
     content: {
-      'application/json': { schema: bodySchema(op.body.schema), ...(op.body.example !== undefined ? { example: op.body.example } : {}) },
+      'application/json': { schema: defaultsInWords(bodySchema(op.body.schema, jobs)), ...(op.body.example !== undefined ? { example: op.body.example } : {}) },
       ...(op.body.schema === 'decision' ? { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { comment: { type: 'string' } } } } } : {}),
     },
   };
@@ -152,8 +127,9 @@ export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** The OpenAPI 3.1 document of every operation under /v1 and /admin/v1. */
 export function buildDocument(publicBaseUrl: string): Json {
+  const jobs = jobBodies();
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) paths[openApiPath(op.path)] = { ...paths[openApiPath(op.path)], [op.method]: operationObject(op) };
+  for (const op of OPERATIONS) paths[openApiPath(op.path)] = { ...paths[openApiPath(op.path)], [op.method]: operationObject(op, jobs) };
   return {
     openapi: '3.1.0',
     info: {
@@ -163,14 +139,14 @@ export function buildDocument(publicBaseUrl: string): Json {
         'Scheduled HTTP jobs, workflows, inbound triggers, notifications and heartbeat monitors. JSON in and out; timestamps ISO 8601 UTC with milliseconds. Every error answers `{"error": {"code", "message", "details?"}}`. Every answer carries `X-Request-Id` (yours when it is 1-128 characters of `[A-Za-z0-9._:-]`).',
     },
     servers: [{ url: publicBaseUrl }],
-    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    tags: TAGS,
     paths,
     components: {
       securitySchemes: {
         apiToken: { type: 'http', scheme: 'bearer', description: "A workspace's API token (`csk_...`), for everything under /v1 except the public endpoints." },
         adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, for the admin API under /admin/v1.' },
       },
-      schemas: contractSchemas,
+      schemas: { ...contractSchemas, ...Object.fromEntries(Object.entries(jobs.components).map(([name, schema]) => [name, defaultsInWords(schema)])) },
     },
   };
 }

@@ -2,6 +2,7 @@ import type {
   ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ImportResult, Job,
   JobContext, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey, TriggerResult, WorkspaceCreated,
 } from '@cronsvc/contracts';
+import { IMPORT_NOTES } from '@cronsvc/core';
 
 // Examples of the document's answers, declared as the contract types the API answers with, so
 // the compiler rejects one that drifts from them; a test also checks each against its schema.
@@ -104,8 +105,9 @@ export const failedExecution: Execution = {
 export const list = <T>(data: T[]): ListEnvelope<T> => ({ data, total: data.length, limit: 50, offset: 0 });
 
 export const importResult: ImportResult = {
-  created: [{ ...job, name: '*/5 * * * * https://example.com/ping', schedule: { cron: '*/5 * * * *' } }],
+  created: [{ ...job, name: '*/5 * * * * https://example.com/ping', schedule: { cron: '*/5 * * * *' }, request: { ...job.request!, url: 'https://example.com/ping?token=abc' } }],
   errors: [{ line: 2, text: '61 * * * * https://example.com/', message: 'schedule.cron: minute 61 is out of range 0-59' }],
+  notes: [IMPORT_NOTES.utc, IMPORT_NOTES.names],
 };
 
 export const context: JobContext = { last_cursor: '8812', region: 'eu' };

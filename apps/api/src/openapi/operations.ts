@@ -10,6 +10,21 @@ import * as ex from './examples.js';
 
 export type Auth = 'api' | 'admin' | 'token' | 'none';
 
+/** The groups of operations, in the order a reader meets them. */
+export const TAGS = [
+  { name: 'Jobs', description: 'Scheduled HTTP requests and step-driven workflows: create, change, pause, run now, import a crontab, the job context store.' },
+  { name: 'Executions', description: 'Runs of jobs with their attempts and step executions: list, inspect, replay, park, resume.' },
+  { name: 'Dead letters', description: 'Executions that failed for good: list, count, replay, remove.' },
+  { name: 'Secrets', description: 'Workspace secrets used as `{{secret.NAME}}` in requests (values are never returned), and the key that signs requests to targets.' },
+  { name: 'Notifications', description: 'Channels (webhook, email, chat), the rules that send job and monitor events to them, and the deliveries made.' },
+  { name: 'Monitors', description: 'Heartbeat monitors: they go down when pings stop arriving.' },
+  { name: 'Public', description: 'Endpoints called without an API token: the secret token in the URL is the credential (pings, triggers, resume and approval links).' },
+  { name: 'Admin', description: 'Workspaces and their API tokens, with ADMIN_TOKEN.' },
+  { name: 'Reference', description: 'This document.' },
+] as const;
+
+export type Tag = (typeof TAGS)[number]['name'];
+
 /** A success answer: a component of the contract, a list of one, or no body. */
 export interface Success {
   description: string;
@@ -23,9 +38,9 @@ export interface Operation {
   path: string;
   summary: string;
   description?: string;
-  tag: string;
+  tag: Tag;
   auth: Auth;
-  body?: { schema: Joi.Schema | 'any' | 'decision' | 'jobPatch' | 'channelCreate' | 'channelPatch'; required: boolean; description?: string; example?: unknown };
+  body?: { schema: Joi.Schema | 'any' | 'decision' | 'jobCreate' | 'jobPatch' | 'channelCreate' | 'channelPatch'; required: boolean; description?: string; example?: unknown };
   query?: Joi.ObjectSchema;
   headers?: { name: string; description: string }[];
   success: Record<number, Success>;
@@ -43,7 +58,7 @@ const jobs: Operation[] = [
     description: 'With an `Idempotency-Key` already used in the workspace, answers 200 with the existing job instead of creating another.',
     headers: [{ name: 'Idempotency-Key', description: '1 to 255 printable ASCII characters; a key used before returns the job it created.' }],
     body: {
-      schema: s.jobCreate,
+      schema: 'jobCreate',
       required: true,
       example: { name: 'nightly report', kind: 'cron', schedule: { cron: '0 2 * * *' }, request: { url: 'https://reports.example.com/run', method: 'POST', headers: { Authorization: 'Bearer {{secret.reports_token}}' } } },
     },
@@ -52,8 +67,9 @@ const jobs: Operation[] = [
   },
   {
     method: 'post', path: '/v1/jobs/import', tag: 'Jobs', auth: 'api', summary: 'Import a crontab',
-    description: 'Each good line becomes a `cron` job (method GET) named `"<expression> <url>"`; good lines are created even when others fail.',
-    body: { schema: s.jobImport, required: true, example: { crontab: '*/5 * * * * https://example.com/ping\n# comments are skipped\n', default_url: 'https://example.com/' } },
+    description:
+      'Each good line becomes a `cron` job named `"<expression> <url>"`, the URL without its query string and credentials; good lines are created even when others fail. `notes` says that the times are UTC (cron ran the lines in local time) and when names left part of a URL out.',
+    body: { schema: s.jobImport, required: true, example: { crontab: '*/5 * * * * https://example.com/ping?token=abc\n# comments are skipped\n', default_url: 'https://example.com/' } },
     success: { 201: { description: 'The jobs created and the lines that failed.', schema: 'ImportResult', example: ex.importResult } },
     errors: ['limit_exceeded'],
   },

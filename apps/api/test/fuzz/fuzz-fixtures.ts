@@ -160,8 +160,8 @@ export class FuzzFixtures {
       inState('waiting'),
       ['job'],
     );
-    this.slot(owner, 'resume_token', () => this.waitingRun(ws, waitStep('wait', { timeout_seconds: 3600 }), 'resume_url'), waiting('wait_for_webhook'));
-    this.slot(owner, 'approval_token', () => this.waitingRun(ws, approvalStep('approve', 'Go?', { timeout_seconds: 3600 }), 'approve_url'), waiting('approval'));
+    this.slot(owner, 'resume_token', () => this.waitingRun(ws, waitStep('wait', { timeout_seconds: 1200 }), 'resume_url'), waiting('wait_for_webhook'));
+    this.slot(owner, 'approval_token', () => this.waitingRun(ws, approvalStep('approve', 'Go?', { timeout_seconds: 1200 }), 'approve_url'), waiting('approval'));
     this.slot(
       owner,
       'ping_token',

@@ -34,7 +34,7 @@ const request = {
 const retry_policy = { max_attempts: 5, retry_on_statuses: [429, 502, 503] };
 const steps = [
   { id: 'fetch', type: 'http', url: url('orders'), method: 'GET', headers: secretHeader, extract: { order_id: '$.id' }, extract_to_context: { last: '$.id' } },
-  { id: 'wait', type: 'wait_for_webhook', timeout_seconds: 3600, on_timeout: 'continue', extract: { parcel: '$.parcel' } },
+  { id: 'wait', type: 'wait_for_webhook', timeout_seconds: 1200, on_timeout: 'continue', extract: { parcel: '$.parcel' } },
   { id: 'review', type: 'approval', message: 'Ship {{context.order_id}}?', timeout_seconds: 600, on_timeout: 'approve' },
   { id: 'ship', type: 'http', method: 'POST', url: url('orders/{{context.order_id}}'), body_template: { parcel: '{{context.parcel}}', at: '{{timestamp}}' } },
 ];

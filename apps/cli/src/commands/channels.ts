@@ -78,7 +78,12 @@ export function registerChannels(program: Command): void {
           const result = await client.channels.test(id);
           out.result(result, (r) => (r.ok ? `${out.paint('ok', 'green')}: test sent through ${r.channel_id} (${r.provider})` : ''));
           if (!result.ok) {
-            out.warn(`error: ${result.error.code}: ${result.error.message} (receiver status ${result.http_status}${result.permanent ? ', permanent' : ''})`);
+            // The answer is on stdout; stderr says it failed, as JSON with --json like every error.
+            out.warn(
+              out.json
+                ? JSON.stringify({ error: result.error })
+                : `error: ${result.error.code}: ${result.error.message} (receiver status ${result.http_status}${result.permanent ? ', permanent' : ''})`,
+            );
             process.exitCode = 1;
           }
         }),

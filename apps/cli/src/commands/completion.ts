@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { example } from './shared.js';
 
-const words = (command: Command) => command.commands.map((c) => c.name()).join(' ');
+const words = (command: Command) => command.commands.flatMap((c) => [c.name(), ...c.aliases()]).join(' ');
 const flags = (command: Command) => command.options.flatMap((o) => [o.long, o.short].filter(Boolean)).concat('--help').join(' ');
 
 /**
@@ -12,7 +12,10 @@ const flags = (command: Command) => command.options.flatMap((o) => [o.long, o.sh
 export function bashCompletion(program: Command): string {
   const cases = program.commands.flatMap((group) => {
     const lines = [`    "${group.name()}") words="${group.commands.length ? words(group) : flags(group)}" ;;`];
-    for (const command of group.commands) lines.push(`    "${group.name()} ${command.name()}") words="${flags(command)}" ;;`);
+    for (const command of group.commands) {
+      const keys = [command.name(), ...command.aliases()].map((name) => `"${group.name()} ${name}"`);
+      lines.push(`    ${keys.join('|')}) words="${flags(command)}" ;;`);
+    }
     return lines;
   });
   return `# cronsvc completion for bash: eval "$(cronsvc completion bash)" or save it in /etc/bash_completion.d/cronsvc

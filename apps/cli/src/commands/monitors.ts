@@ -90,7 +90,7 @@ export function registerPing(program: Command): void {
       .action(async (target: string, _flags: unknown, command: Command) => {
         const url = /^https?:\/\//.test(target) ? new URL(target) : undefined;
         if (!url) {
-          const { client, out } = await contextOf(command);
+          const { client, out } = await contextOf(command, { tokenNeeded: false });
           return out.result(await client.monitors.ping(target), () => 'ok');
         }
         requireSecureUrl(target, insecureAllowed(command));

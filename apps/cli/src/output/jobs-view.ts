@@ -47,5 +47,6 @@ export function importSummary(paint: Paint, result: ImportResult): string {
   const lines = [`${result.created.length} job(s) created, ${result.errors.length} line(s) refused`];
   for (const job of result.created) lines.push(`  ${paint('+', 'green')} ${job.id}  ${job.name}`);
   for (const error of result.errors) lines.push(`  ${paint('!', 'red')} line ${error.line}: ${error.message}`);
+  for (const note of result.notes ?? []) lines.push(`${paint('note:', 'yellow')} ${note}`);
   return lines.join('\n');
 }

@@ -10,6 +10,7 @@ import { jobFields } from './job-data.js';
 import { insertJob } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
+import { checkStepTimeouts } from './check-step-timeouts.js';
 import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
 import { webhookColumns } from './webhook-credentials.js';
 
@@ -30,6 +31,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   const now = deps.clock.now();
   const input = validate<JobInput>(jobSchema, body, { context: { now } });
   if (input.state === 'completed') throw AppError.validation([{ path: 'state', message: 'a new job cannot be completed' }]);
+  checkStepTimeouts(input);
   checkJobTargets(deps.config, input);
   await checkJobReferences(deps.db, workspaceId, input);
 

@@ -1,4 +1,4 @@
-import { parseCrontab } from './import-crontab.js';
+import { parseCrontab, urlForName } from './import-crontab.js';
 
 const url = 'https://example.com/a';
 
@@ -87,5 +87,18 @@ describe('parseCrontab', () => {
 
   it('leaves cron validation to job creation, passing a bad expression through', () => {
     expect(parseCrontab(`61 * * * * ${url}`)).toEqual([{ line: 1, text: `61 * * * * ${url}`, expression: '61 * * * *', request: { url } }]);
+  });
+});
+
+describe('urlForName', () => {
+  it.each([
+    ['https://example.com/hook?token=abc', 'https://example.com/hook'],
+    ['https://user:pass@example.com:8443/a/b?x=1#top', 'https://example.com:8443/a/b'],
+    ['http://token@example.com', 'http://example.com'],
+    ['https://example.com/a@b/c', 'https://example.com/a@b/c'],
+    ['https://example.com/path', 'https://example.com/path'],
+    ['not a url?q=1', 'not a url'],
+  ])('shows %s as %s', (url, shown) => {
+    expect(urlForName(url)).toBe(shown);
   });
 });

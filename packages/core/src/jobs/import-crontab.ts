@@ -19,6 +19,23 @@ export type CrontabEntry = { line: number; text: string } & ({ expression: strin
 export interface ImportCrontabResult {
   created: JobRow[];
   errors: ImportError[];
+  notes: string[];
+}
+
+/** What `notes` may say: with every import that created a job (`utc`), and when a name left part of a URL out (`names`). */
+export const IMPORT_NOTES = {
+  utc: "Times are UTC: cron ran these lines in the local time of the machine they came from, the service runs every schedule in UTC. If that machine was not on UTC, shift the hour fields (PATCH the job's schedule).",
+  names:
+    'Job names leave out URL query strings and user:password parts, which often hold a token; the jobs still call the whole URL. Keep a token out of the URL where you can: a header with {{secret.NAME}} hides it in the job too.',
+};
+
+/**
+ * A URL as a job's name shows it: without the query string, the fragment and the user:password@
+ * part, which often carry a token (`?token=abc`) that every list of jobs would otherwise show.
+ */
+export function urlForName(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^@/?#]*@)?([^?#]*)/i.exec(url);
+  return match ? `${match[1]}${match[2]}` : url.replace(/[?#].*$/, '');
 }
 
 const splitLines = (crontab: string) => crontab.replace(/\r?\n$/, '').split(/\r?\n/);
@@ -76,7 +93,7 @@ function parseLine(trimmed: string, defaultUrl: string | undefined): { expressio
 }
 
 function cronJobBody(expression: string, request: LineRequest) {
-  const name = `${expression} ${request.url}`;
+  const name = `${expression} ${urlForName(request.url)}`;
   // A long URL would push the name past its limit and lose a job over a label: shorten the
   // name only; request.url keeps the whole URL.
   return {
@@ -91,11 +108,12 @@ function cronJobBody(expression: string, request: LineRequest) {
  * POST /v1/jobs/import: each good line becomes a cron job through createJob, in its own
  * transaction, so one bad line costs only itself. Problems with a line are reported in
  * `errors`, a line over the workspace's job quota too; anything else (the database going away)
- * fails the request.
+ * fails the request. `notes` says what a person moving from crontab should know.
  */
 export async function importCrontab(deps: Deps, workspaceId: string, body: unknown): Promise<ImportCrontabResult> {
   const input = validate<ImportInput>(importSchema, body);
-  const result: ImportCrontabResult = { created: [], errors: [] };
+  const result: ImportCrontabResult = { created: [], errors: [], notes: [] };
+  let shortened = false;
   for (const entry of parseCrontab(input.crontab, input.default_url)) {
     if ('error' in entry) {
       result.errors.push({ line: entry.line, text: entry.text, message: entry.error });
@@ -103,11 +121,14 @@ export async function importCrontab(deps: Deps, workspaceId: string, body: unkno
     }
     try {
       result.created.push((await createJob(deps, workspaceId, cronJobBody(entry.expression, entry.request))).job);
+      shortened ||= urlForName(entry.request.url) !== entry.request.url;
     } catch (error) {
       // Over MAX_JOBS_PER_WORKSPACE, each remaining line is refused on its own, like a bad line.
       if (!(error instanceof AppError && (error.code === 'validation_failed' || error.code === 'limit_exceeded'))) throw error;
       result.errors.push({ line: entry.line, text: entry.text, message: error.message });
     }
   }
+  if (result.created.length > 0) result.notes.push(IMPORT_NOTES.utc);
+  if (shortened) result.notes.push(IMPORT_NOTES.names);
   return result;
 }

@@ -1,6 +1,6 @@
 // What other packages may use of jobs/; the other modules here are internal to @cronsvc/core.
 export { createJob } from './create-job.js';
-export { importCrontab } from './import-crontab.js';
+export { IMPORT_NOTES, importCrontab } from './import-crontab.js';
 export { deleteJob, pauseJob, resumeJob } from './job-lifecycle.js';
 export { type JobInput, jobSchema } from './job-schema.js';
 export { findJob } from './job-store.js';

@@ -1,7 +1,7 @@
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { validate } from '../validation/validate.js';
 import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES } from '@cronsvc/contracts';
-import { jobSchema, type JobInput } from './job-schema.js';
+import { jobSchema, jobSchemaOfKind, stepSchemaOfType, type JobInput } from './job-schema.js';
 
 const NOW = new Date('2030-01-01T00:00:00.000Z');
 const URL = 'https://example.com/hook';
@@ -505,5 +505,35 @@ describe('jobSchema reports every problem at once', () => {
     const error = thrown as AppError;
     expect(error.status).toBe(400);
     for (const path of ['name', 'schedule.every_n_minutes', 'request.url']) expect(error.message).toContain(`${path}:`);
+  });
+});
+
+describe('jobSchemaOfKind and stepSchemaOfType (the OpenAPI document\'s schemas by kind and step type)', () => {
+  const bodies: Record<string, Input> = {
+    recurring: recurring(),
+    cron: cron({ retry_policy: { max_attempts: 5 } }),
+    scheduled: scheduled('2030-06-01T00:00:00Z'),
+    one_time: oneTime({ request: { url: URL, method: 'POST', body: { a: 1 } } }),
+    workflow: workflow({ max_workflow_duration_seconds: 3600, steps: [{ id: 'a', type: 'http', url: URL }, { id: 'b', type: 'approval', message: 'ok?' }] }),
+    webhook_trigger: webhook({ webhook_secret: 's3cret' }),
+  };
+
+  it.each(Object.entries(bodies))('takes a %s job as jobSchema does, defaults included', (kind, body) => {
+    expect(validate(jobSchemaOfKind(kind as JobInput['kind']), body, { context: { now: NOW } })).toEqual(check(body));
+  });
+
+  it.each(Object.keys(bodies))('refuses the jobs of every other kind as a %s job', (kind) => {
+    for (const [other, body] of Object.entries(bodies)) {
+      if (other !== kind) expect(() => validate(jobSchemaOfKind(kind as JobInput['kind']), body, { context: { now: NOW } })).toThrow(AppError);
+    }
+  });
+
+  it('takes each step as the steps of a job do, and only steps of its type', () => {
+    const steps = [{ id: 'a', type: 'http', url: URL }, { id: 'b', type: 'wait_for_webhook', timeout_seconds: 60 }, { id: 'c', type: 'approval', message: 'ok?' }] as const;
+    const job = check(workflow({ steps }));
+    steps.forEach((step, i) => {
+      expect(validate(stepSchemaOfType(step.type), step)).toEqual(job.steps![i]);
+      for (const other of steps) if (other.type !== step.type) expect(() => validate(stepSchemaOfType(other.type), step)).toThrow(AppError);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import {
   ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, JOB_KINDS, JOB_STATES, NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS,
-  type JobKind, type JobState, type NotificationOverride, type RequestSpec, type RetryPolicy, type Schedule, type Step,
+  type JobKind, type JobState, type NotificationOverride, type RequestSpec, type RetryPolicy, type Schedule, type Step, type StepType,
 } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { CronError, parseCron } from '../schedules/cron.js';
@@ -10,7 +10,7 @@ import { validateAssertions } from '../attempts/response-assertions.js';
 import { validateMatcher } from '../attempts/response-matcher.js';
 import { validateOutputTemplate } from '../attempts/output-template.js';
 import { MAX_JOB_JSON_DEPTH, nestedDeeperThan } from '../validation/json-depth.js';
-import { buildStepsSchema } from './step-schema.js';
+import { buildStepSchemas, buildStepsSchema } from './step-schema.js';
 
 
 const statusCode = Joi.number().integer().min(100).max(599);
@@ -115,34 +115,55 @@ const scheduleByKind = {
 
 const absentFor = (what: string) => Joi.any().forbidden().messages({ 'any.unknown': `is not used by ${what}` });
 
+const stepsSchema = buildStepsSchema(requestSchema);
+/** What max_workflow_duration_seconds is when a step-driven job leaves it out (docs/JOBS.md). */
+export const DEFAULT_MAX_WORKFLOW_DURATION_SECONDS = 1800;
+const maxWorkflowDuration = Joi.number().integer().min(1).max(7200).default(DEFAULT_MAX_WORKFLOW_DURATION_SECONDS);
+const webhookSecret = Joi.string().min(1).max(500).allow(null);
+
 /** The whole job as stored, after defaults; create and the result of a PATCH merge are checked against it. */
 export const jobSchema = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),
   kind: Joi.string().valid(...JOB_KINDS).required(),
   state: Joi.string().valid(...JOB_STATES).default('active'),
   schedule: Joi.when('kind', {
-    switch: [
-      { is: 'recurring', then: scheduleByKind.recurring },
-      { is: 'cron', then: scheduleByKind.cron },
-      { is: 'workflow', then: scheduleByKind.workflow },
-      { is: 'scheduled', then: scheduleByKind.scheduled },
-    ],
+    switch: Object.entries(scheduleByKind).map(([kind, schedule]) => ({ is: kind, then: schedule })),
     otherwise: Joi.object({ timezone: timezoneRejected }).forbidden().messages({ 'any.unknown': 'is not used by one_time and webhook_trigger jobs' }),
   }),
   request: Joi.when('kind', { is: Joi.valid(...REQUEST_KINDS), then: requestSchema.required(), otherwise: absentFor('step-driven jobs') }),
-  steps: Joi.when('kind', { is: Joi.valid(...STEP_KINDS), then: buildStepsSchema(requestSchema).required(), otherwise: absentFor('request jobs') }),
+  steps: Joi.when('kind', { is: Joi.valid(...STEP_KINDS), then: stepsSchema.required(), otherwise: absentFor('request jobs') }),
   retry_policy: retryPolicySchema.default(),
   max_concurrent_executions: Joi.number().integer().min(0).max(10_000),
-  max_workflow_duration_seconds: Joi.when('kind', {
-    is: Joi.valid(...STEP_KINDS),
-    then: Joi.number().integer().min(1).max(7200).default(1800),
-    otherwise: absentFor('request jobs'),
-  }),
+  max_workflow_duration_seconds: Joi.when('kind', { is: Joi.valid(...STEP_KINDS), then: maxWorkflowDuration, otherwise: absentFor('request jobs') }),
   on_success_url: urlSchema.allow(null).default(null),
   on_failure_url: urlSchema.allow(null).default(null),
   notification_override: Joi.string().valid(...NOTIFICATION_OVERRIDES).default('inherit'),
-  webhook_secret: Joi.when('kind', { is: 'webhook_trigger', then: Joi.string().min(1).max(500).allow(null), otherwise: absentFor('jobs other than webhook_trigger') }),
+  webhook_secret: Joi.when('kind', { is: 'webhook_trigger', then: webhookSecret, otherwise: absentFor('jobs other than webhook_trigger') }),
 });
+
+const isStepKind = (kind: JobKind) => (STEP_KINDS as readonly string[]).includes(kind);
+
+/**
+ * The body of a job of one kind: jobSchema with its conditions on `kind` resolved, built from the
+ * same parts. The OpenAPI document describes POST /v1/jobs with one of these per kind, so that a
+ * client generated from it knows which fields each kind takes; the API validates with jobSchema.
+ */
+export function jobSchemaOfKind(kind: JobKind): Joi.ObjectSchema {
+  const schedule = scheduleByKind[kind as keyof typeof scheduleByKind];
+  return jobSchema.keys({
+    kind: Joi.string().valid(kind).required(),
+    schedule: schedule ?? Joi.forbidden(),
+    request: isStepKind(kind) ? Joi.forbidden() : requestSchema.required(),
+    steps: isStepKind(kind) ? stepsSchema.required() : Joi.forbidden(),
+    max_workflow_duration_seconds: isStepKind(kind) ? maxWorkflowDuration : Joi.forbidden(),
+    webhook_secret: kind === 'webhook_trigger' ? webhookSecret : Joi.forbidden(),
+  });
+}
+
+const stepSchemas = buildStepSchemas(requestSchema);
+
+/** One step type's schema, for the OpenAPI document (jobs validate their steps with jobSchema). */
+export const stepSchemaOfType = (type: StepType): Joi.ObjectSchema => stepSchemas[type].keys({ type: Joi.string().valid(type).required() });
 
 /** A job body after validation, defaults filled in: what create and update store. */
 export interface JobInput {

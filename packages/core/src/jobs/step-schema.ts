@@ -1,4 +1,4 @@
-import { STEP_TYPES } from '@cronsvc/contracts';
+import { STEP_TYPES, type StepType } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { jsonPathProblem } from '../attempts/json-path.js';
 import { CONTEXT_KEY } from '../templates/step-template.js';
@@ -40,13 +40,15 @@ const extractMap = Joi.object()
 
 const waitSeconds = Joi.number().integer().min(1).max(MAX_WAIT_SECONDS);
 
-export function buildStepsSchema(request: Joi.ObjectSchema): Joi.ArraySchema {
-  const common = {
-    id: Joi.string().pattern(STEP_ID).required().messages({ 'string.pattern.base': 'must be 1 to 64 letters, digits, _ or -' }),
-    type: Joi.string().valid(...STEP_TYPES).required(),
-    extract: extractMap,
-    extract_to_context: extractMap,
-  };
+const common = {
+  id: Joi.string().pattern(STEP_ID).required().messages({ 'string.pattern.base': 'must be 1 to 64 letters, digits, _ or -' }),
+  type: Joi.string().valid(...STEP_TYPES).required(),
+  extract: extractMap,
+  extract_to_context: extractMap,
+};
+
+/** The schema of each step type, without the `type` rule that picks it. */
+export function buildStepSchemas(request: Joi.ObjectSchema): Record<StepType, Joi.ObjectSchema> {
   const http = Joi.object({
     ...common,
     url: request.extract('url'),
@@ -68,12 +70,13 @@ export function buildStepsSchema(request: Joi.ObjectSchema): Joi.ArraySchema {
     timeout_seconds: waitSeconds,
     on_timeout: Joi.string().valid('reject', 'approve').default('reject'),
   });
+  return { http, wait_for_webhook: wait, approval };
+}
+
+export function buildStepsSchema(request: Joi.ObjectSchema): Joi.ArraySchema {
+  const schemas = buildStepSchemas(request);
   const step = Joi.alternatives().conditional('.type', {
-    switch: [
-      { is: 'http', then: http },
-      { is: 'wait_for_webhook', then: wait },
-      { is: 'approval', then: approval },
-    ],
+    switch: STEP_TYPES.map((type) => ({ is: type, then: schemas[type] })),
     // No known type: report the type (and a missing id) rather than every other field.
     otherwise: Joi.object(common).unknown(true),
   });

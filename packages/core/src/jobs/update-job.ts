@@ -10,6 +10,7 @@ import { plannedNextRun } from './job-plan.js';
 import { jobColumns } from './job-data.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
+import { checkStepTimeouts } from './check-step-timeouts.js';
 import { webhookColumns } from './webhook-credentials.js';
 import { cancelPendingFires, lockJob } from './job-store.js';
 
@@ -89,6 +90,8 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
     // Only a schedule being set now must lie in the future; a stored run_at that has passed stays valid.
     const input = validate<JobInput>(jobSchema, merged, { context: { now: scheduleTouched ? now : new Date(0) } });
     allowedStateChange(job, input);
+    // Checked when what it compares changes: a job saved before the rule keeps taking other changes.
+    if (['steps', 'max_workflow_duration_seconds', 'kind'].some((field) => field in patch)) checkStepTimeouts(input);
     checkJobTargets(deps.config, input);
     await checkJobReferences(tx, workspaceId, input);
 

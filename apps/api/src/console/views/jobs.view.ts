@@ -44,7 +44,7 @@ export function jobsView(ctx: ViewContext, list: ListEnvelope<Job>, outcomes: Ma
   return page(
     ctx,
     { title: 'Jobs', section: 'jobs' },
-    html`<div class="page-head"><h1>Jobs</h1><a class="button primary end" href="${paths.newJob}">Create a job</a></div>
+    html`<div class="page-head"><h1>Jobs</h1><div class="end head-actions"><a class="button" href="${paths.importJobs}">Import a crontab</a><a class="button primary" href="${paths.newJob}">Create a job</a></div></div>
 <form class="filters" method="get" action="${paths.jobs}" role="search" aria-label="Filter jobs"
   hx-get="${paths.jobs}" hx-trigger="submit, input delay:300ms, change" hx-target="#jobs-results" hx-select="#jobs-results" hx-swap="outerHTML" hx-push-url="true" hx-sync="this:replace">
 <div class="field"><label for="filter-name">Name</label><input type="search" id="filter-name" name="name" value="${filter.name ?? ''}" autocomplete="off"></div>

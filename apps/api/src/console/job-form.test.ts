@@ -1,0 +1,14 @@
+import { fieldErrors } from './job-form.js';
+
+describe('fieldErrors', () => {
+  it('shows a problem that names two fields next to each of them: a wait longer than the run deadline', () => {
+    const details = [
+      { path: 'steps[1].timeout_seconds', message: 'is 3600 s, not less than max_workflow_duration_seconds (1800 s, the default)' },
+      { path: 'max_workflow_duration_seconds', message: 'is 1800 s (the default), not more than steps[1].timeout_seconds (3600 s)' },
+    ];
+    expect(fieldErrors(details, 'workflow')).toEqual({
+      steps: ['steps[1].timeout_seconds: is 3600 s, not less than max_workflow_duration_seconds (1800 s, the default)'],
+      max_workflow_duration_seconds: ['is 1800 s (the default), not more than steps[1].timeout_seconds (3600 s)'],
+    });
+  });
+});
