@@ -11,6 +11,7 @@ export const paths = {
   jobs: at('jobs'),
   newJob: at('jobs', 'new'),
   job: (id: string) => at('jobs', id),
+  jobEdit: (id: string) => at('jobs', id, 'edit'),
   jobAction: (id: string, action: 'run-now' | 'pause' | 'resume' | 'delete') => at('jobs', id, action),
   jobRules: (id: string) => at('jobs', id, 'rules'),
   ruleDelete: (owner: { kind: 'job' | 'monitor'; id: string }, ruleId: string) => at(owner.kind === 'job' ? 'jobs' : 'monitors', owner.id, 'rules', ruleId, 'delete'),
