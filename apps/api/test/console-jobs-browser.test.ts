@@ -102,6 +102,9 @@ it('creates cron, scheduled, one_time, workflow and webhook_trigger jobs, showin
   await page.getByLabel('Name', { exact: true }).fill('release');
   await page.getByLabel('Cron', { exact: true }).fill('0 0 1 1 *');
   await page.getByLabel('Max workflow duration (seconds)').fill('600');
+  // No step yet: the list offers its Add buttons, and the JSON box is open beside it.
+  expect(await page.getByLabel('Steps', { exact: true }).isVisible()).toBe(true);
+  await page.locator('#steps-editor').screenshot({ path: path.join(SCREENSHOTS, 'new-workflow-steps.png') });
   await page.getByRole('button', { name: 'Add http step' }).click();
   await page.getByLabel('Step 1 ID').fill('build');
   await page.getByLabel('Step 1 URL').fill(`${f.target.url}/build`);
