@@ -95,11 +95,26 @@ it('creates cron, scheduled, one_time, workflow and webhook_trigger jobs, showin
   expect(oneTime.kind).toBe('one_time');
   await waitFor(async () => ((await f.get(`/v1/jobs/${oneTime.id}/executions`)).body.total === 1 ? true : undefined), { what: 'the one_time execution' });
 
-  const steps = JSON.stringify([{ id: 'build', type: 'http', url: `${f.target.url}/build` }, { id: 'review', type: 'approval', message: 'Ship it?' }]);
-  await newJob({ Name: 'release', Cron: '0 0 1 1 *', Steps: steps, 'Max workflow duration (seconds)': '600' }, { Kind: 'workflow' });
+  // A workflow's steps from the step list: a step of each type added, filled in, and the JSON left alone.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'New job' }).click();
+  await page.getByLabel('Kind', { exact: true }).selectOption('workflow');
   expect(await page.getByLabel('URL', { exact: true }).isVisible()).toBe(false);
-  expect(await created()).toMatchObject({ kind: 'workflow', schedule: { cron: '0 0 1 1 *' }, steps: [{ id: 'build' }, { id: 'review', message: 'Ship it?' }], max_workflow_duration_seconds: 600, max_concurrent_executions: 1 });
+  await page.getByLabel('Name', { exact: true }).fill('release');
+  await page.getByLabel('Cron', { exact: true }).fill('0 0 1 1 *');
+  await page.getByLabel('Max workflow duration (seconds)').fill('600');
+  // No step yet: the list offers its Add buttons, and the JSON box is open beside it.
+  expect(await page.getByLabel('Steps', { exact: true }).isVisible()).toBe(true);
+  await page.locator('#steps-editor').screenshot({ path: path.join(SCREENSHOTS, 'new-workflow-steps.png') });
+  await page.getByRole('button', { name: 'Add http step' }).click();
+  await page.getByLabel('Step 1 ID').fill('build');
+  await page.getByLabel('Step 1 URL').fill(`${f.target.url}/build`);
+  await page.getByRole('button', { name: 'Add approval step' }).click();
+  await page.getByLabel('Step 2 ID').fill('review');
+  await page.getByLabel('Step 2 Message').fill('Ship it?');
+  await page.getByRole('button', { name: 'Create job' }).click();
+  expect(await created()).toMatchObject({ kind: 'workflow', schedule: { cron: '0 0 1 1 *' }, steps: [{ id: 'build', url: `${f.target.url}/build` }, { id: 'review', message: 'Ship it?' }], max_workflow_duration_seconds: 600, max_concurrent_executions: 1 });
 
+  // Or as JSON, in the box labelled Steps.
   await newJob({ Name: 'on push', Steps: JSON.stringify([{ id: 'notify', type: 'http', url: `${f.target.url}/push` }]), 'Webhook secret': 's3cret' }, { Kind: 'webhook_trigger' });
   const trigger = await created();
   expect(trigger).toMatchObject({ kind: 'webhook_trigger', webhook_secret_configured: true });
@@ -189,16 +204,29 @@ it('shows a job’s schedule in words and next 5 fires, and runs, pauses, resume
   await page.getByRole('button', { name: 'Pause' }).waitFor();
   expect((await apiJob(job.id)).state).toBe('active');
 
+  // Editing is a page of its own, behind Edit.
+  expect(await page.getByLabel('Name', { exact: true }).count()).toBe(0);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.waitForURL(new RegExp(`/console/jobs/${job.id}/edit`));
+  await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Edit six-hourly');
+  await expect(page.getByLabel('URL', { exact: true }).inputValue()).resolves.toBe(`${f.target.url}/six`);
   await page.getByLabel('Name', { exact: true }).fill('six-hourly, renamed');
   await page.getByLabel('URL', { exact: true }).fill(`${f.target.url}/renamed`);
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await page.waitForURL(/\?done=job-saved$/);
+  await page.waitForURL(`${f.base}/console/jobs/${job.id}?done=job-saved`);
+  await expect(page.getByRole('status').innerText()).resolves.toBe('Changes saved.');
   expect(await apiJob(job.id)).toMatchObject({ name: 'six-hourly, renamed', request: { url: `${f.target.url}/renamed` }, schedule: { cron: '0 */6 * * *' } });
 
+  // A refused save stays on the edit page, with the API's message by the field and what was typed.
+  await page.getByRole('button', { name: 'Edit' }).click();
   await page.getByLabel('Cron', { exact: true }).fill('0 0 30 2 *');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.locator('#f-cron-error').innerText()).resolves.toMatch(/never fire/);
+  await expect(page.getByLabel('Cron', { exact: true }).inputValue()).resolves.toBe('0 0 30 2 *');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'job-edit-errors.png'), fullPage: true });
   expect((await apiJob(job.id)).schedule.cron).toBe('0 */6 * * *');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await page.waitForURL(`${f.base}/console/jobs/${job.id}`);
 
   await page.goto(`${f.base}/console/jobs/${job.id}`);
   await page.getByLabel('Channel', { exact: true }).selectOption(channel.id);

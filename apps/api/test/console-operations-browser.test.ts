@@ -65,6 +65,17 @@ it('shows an execution’s attempts as a timeline with the masked preview, and r
   }
   await expect(page.locator('#response-heading + p').innerText()).resolves.toBe('HTTP 500');
   await expect(page.locator('#response-heading ~ pre').innerText()).resolves.toBe('{"echoed":"[secret]"}');
+  // The request sent, as recorded: the last attempt's beside the response, each attempt's in the timeline.
+  const sent = page.locator('section[aria-labelledby="request-heading"]');
+  await expect(sent.locator('.request-line').innerText()).resolves.toBe(`GET ${f.target.url}/fail`);
+  // Headers by name (the record keeps no order), secrets masked, the service's own included.
+  const headers = (await sent.locator('pre').first().innerText()).split('\n');
+  expect(headers.map((h) => h.split(':')[0])).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp', 'X-Cron-Service-Execution-Id', 'X-Cron-Service-Signature', 'X-Key']);
+  expect(headers).toContain('X-Key: [secret]');
+  expect(headers).toContain(`X-Cron-Service-Execution-Id: ${id}`);
+  await expect(sent.innerText()).resolves.toContain('No body.');
+  await attempts.nth(0).getByText('Request sent').click();
+  await expect(attempts.nth(0).locator('details pre').first().innerText()).resolves.toContain('X-Key: [secret]');
   expect(await page.content()).not.toContain(SECRET);
   await expect(page.locator('dl.facts').first().innerText()).resolves.toContain('HTTP_5XX');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'execution.png'), fullPage: true });
@@ -87,6 +98,7 @@ it('shows a workflow’s steps, its wait for an approval and the link to review 
   expect(await steps.count()).toBe(2);
   await expect(steps.nth(0).locator('h3').innerText()).resolves.toBe('build (http, step 1) succeeded');
   await expect(steps.nth(0).getByRole('list', { name: 'Attempts' }).innerText()).resolves.toContain('SUCCESS · HTTP 200');
+  await expect(steps.nth(0).locator('.request-line').first().innerText()).resolves.toBe(`GET ${f.target.url}/build`);
   await expect(steps.nth(1).locator('h3').innerText()).resolves.toBe('review (approval, step 2) waiting');
   await expect(steps.nth(1).getByRole('link', { name: 'Review this approval' }).getAttribute('href')).resolves.toBe(waiting.waiting_payload.review_url);
   await expect(page.locator('dl.facts').first().innerText()).resolves.toContain('Waiting for\napproval, until');

@@ -30,7 +30,9 @@ beforeAll(async () => {
   pages.push(
     ['jobs', '/console/jobs'],
     ['job', `/console/jobs/${job.id}`],
+    ['job-edit', `/console/jobs/${job.id}/edit`],
     ['workflow-job', `/console/jobs/${flow.id}`],
+    ['workflow-edit', `/console/jobs/${flow.id}/edit`],
     ['new-job', '/console/jobs/new'],
     ['executions', '/console/executions'],
     ['execution', `/console/executions/${bad}`],
@@ -44,21 +46,30 @@ beforeAll(async () => {
   );
 });
 
-async function checkEveryPage(page: Page, width: string): Promise<void> {
+/** How tall the page is, in CSS pixels. */
+const pageHeight = (page: Page) => page.evaluate('document.documentElement.scrollHeight') as Promise<number>;
+
+async function checkEveryPage(page: Page, width: string): Promise<Map<string, number>> {
   const problems: string[] = [];
+  const heights = new Map<string, number>();
   for (const [name, url] of pages) {
     const res = await page.goto(`${f.base}${url}`);
     expect({ name, status: res?.status() }).toEqual({ name, status: name === 'not-found' ? 404 : 200 });
     await page.locator('h1').waitFor();
     problems.push(...(await accessibilityProblems(page)).map((p) => `${name}: ${p}`));
     if (await scrollsSideways(page)) problems.push(`${name}: wider than the ${width} window`);
+    heights.set(name, await pageHeight(page));
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
   }
   expect(problems).toEqual([]);
+  return heights;
 }
 
 it('renders every page at desktop width with no serious or critical axe-core violation', async () => {
-  await checkEveryPage(await f.signedInPage(DESKTOP), 'desktop');
+  const heights = await checkEveryPage(await f.signedInPage(DESKTOP), 'desktop');
+  // A job's page shows what matters at a glance; its edit form (twice as tall) is a page of its own.
+  for (const name of ['job', 'workflow-job']) expect({ name, short: heights.get(name)! < 1.5 * DESKTOP.height }).toEqual({ name, short: true });
+  expect(heights.get('job-edit')!).toBeGreaterThan(2 * heights.get('job')!);
 });
 
 it('fits every page on a 390 px wide phone, without sideways scrolling or axe-core violations', async () => {

@@ -57,6 +57,7 @@ async function snapshot(auth: { Authorization: string }, o: Objects): Promise<st
 const changes = (o: Objects): [string, Record<string, string>][] => [
   ['/console/jobs', { name: 'new', kind: 'recurring', every_n_minutes: '5', url: 'https://example.com/' }],
   [`/console/jobs/${o.job}`, { name: 'renamed', kind: 'cron', cron: '0 0 1 1 *', url: 'https://example.com/' }],
+  [`/console/jobs/${o.job}`, { name: 'renamed', kind: 'workflow', cron: '0 0 1 1 *', step_action: 'add:http' }],
   [`/console/jobs/${o.job}/run-now`, {}],
   [`/console/jobs/${o.job}/pause`, {}],
   [`/console/jobs/${o.job}/delete`, { confirmed: 'yes' }],
@@ -115,7 +116,7 @@ it('refuses every change without the session’s CSRF token (403), and changes n
 it('answers 404 for another workspace’s objects, read or changed, and leaves them as they were', async () => {
   const { agent, csrf } = await f.signedInAgent();
   const before = await snapshot(f.other.auth, theirs);
-  for (const path of [`/console/jobs/${theirs.job}`, `/console/executions/${theirs.execution}`, `/console/secrets/${theirs.secret}`]) {
+  for (const path of [`/console/jobs/${theirs.job}`, `/console/jobs/${theirs.job}/edit`, `/console/executions/${theirs.execution}`, `/console/secrets/${theirs.secret}`]) {
     const res = await agent.get(path);
     expect({ path, status: res.status }).toEqual({ path, status: 404 });
     expect(res.text).toContain('was not found in this workspace');
@@ -138,21 +139,22 @@ it('answers 404 for another workspace’s objects, read or changed, and leaves t
 
 it('escapes whatever a job, a monitor or a response holds', async () => {
   const { agent } = await f.signedInAgent();
-  for (const path of ['/console/jobs', `/console/jobs/${mine.job}`, `/console/executions/${mine.execution}`, '/console/executions', '/console/monitors', '/console/channels']) {
+  for (const path of ['/console/jobs', `/console/jobs/${mine.job}`, `/console/jobs/${mine.job}/edit`, `/console/executions/${mine.execution}`, '/console/executions', '/console/monitors', '/console/channels']) {
     const page = (await agent.get(path)).text;
     expect({ path, raw: page.includes('<script>alert') || page.includes('<img src=x') }).toEqual({ path, raw: false });
     expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt;');
   }
 });
 
-it('never puts a secret’s value in a page: the preview is masked as it was recorded', async () => {
+it('never puts a secret’s value in a page: the preview and the request sent are masked as they were recorded', async () => {
   const { agent } = await f.signedInAgent();
   const execution = await agent.get(`/console/executions/${mine.execution}`);
   expect(execution.text).toContain('{&quot;echoed&quot;:&quot;[secret]&quot;}');
-  const pages = ['/console/jobs', `/console/jobs/${mine.job}`, `/console/executions/${mine.execution}`, '/console/executions', '/console/secrets', `/console/secrets/${mine.secret}`, '/console/dead-letters'];
+  const pages = ['/console/jobs', `/console/jobs/${mine.job}`, `/console/jobs/${mine.job}/edit`, `/console/executions/${mine.execution}`, '/console/executions', '/console/secrets', `/console/secrets/${mine.secret}`, '/console/dead-letters'];
   for (const path of pages) expect({ path, leaks: (await agent.get(path)).text.includes(SECRET_VALUE) }).toEqual({ path, leaks: false });
-  // The job's header shows its template, not the value.
-  expect((await agent.get(`/console/jobs/${mine.job}`)).text).toContain('X-Key: {{secret.API_KEY}}');
+  // The job's header shows its template, not the value; the request sent shows where the value went.
+  expect((await agent.get(`/console/jobs/${mine.job}/edit`)).text).toContain('X-Key: {{secret.API_KEY}}');
+  expect(execution.text).toContain('X-Key: [secret]');
 });
 
 it('forbids framing and caching of every page', async () => {
@@ -160,7 +162,7 @@ it('forbids framing and caching of every page', async () => {
   const signIn = await request(f.app).get('/console/sign-in');
   expect(signIn.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(signIn.headers['x-frame-options']).toBe('DENY');
-  const pages = ['/console/jobs', '/console/jobs/new', `/console/jobs/${mine.job}`, '/console/executions', `/console/executions/${mine.execution}`, '/console/dead-letters', '/console/monitors', '/console/channels', '/console/secrets', `/console/secrets/${mine.secret}`, '/console/no-such-page'];
+  const pages = ['/console/jobs', '/console/jobs/new', `/console/jobs/${mine.job}`, `/console/jobs/${mine.job}/edit`, '/console/executions', `/console/executions/${mine.execution}`, '/console/dead-letters', '/console/monitors', '/console/channels', '/console/secrets', `/console/secrets/${mine.secret}`, '/console/no-such-page'];
   for (const path of pages) {
     const res = await agent.get(path);
     expect({ path, type: res.type }).toEqual({ path, type: 'text/html' });

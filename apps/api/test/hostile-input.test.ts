@@ -96,7 +96,10 @@ describe('execution lists', () => {
       const row = executionRow({ workspaceId, jobId: created.body.id, jobName: name, source: 'manual', scheduledFor: new Date() });
       const exe = await api.ctx.runtime.db.execution.create({ data: { ...row, status: 'failed', attemptCount: 1, deadLetteredAt: new Date() } });
       await api.ctx.runtime.db.attempt.create({
-        data: { executionId: exe.id, number: 1, status: 'HTTP_ERROR', statusCode: 500, latencyMs: 3, bodyPreview: 'p'.repeat(64 * 1024), startedAt: new Date() },
+        data: {
+          executionId: exe.id, number: 1, status: 'HTTP_ERROR', statusCode: 500, latencyMs: 3, bodyPreview: 'p'.repeat(64 * 1024), startedAt: new Date(),
+          request: { method: 'POST', url: 'https://example.com/', headers: {}, body: 'r'.repeat(64 * 1024), bodyTruncated: true },
+        },
       });
       ids[name] = exe.id;
     }
@@ -118,7 +121,7 @@ describe('execution lists', () => {
     }
   });
 
-  it('leaves bodyPreview out of the attempts of list items; GET /v1/executions/:id has it', async () => {
+  it('leaves bodyPreview and request out of the attempts of list items; GET /v1/executions/:id has them', async () => {
     const id = ids.Plain;
     const jobId = (await api.ctx.runtime.db.execution.findUniqueOrThrow({ where: { id } })).jobId;
     for (const path of ['/v1/executions', '/v1/dlq', `/v1/jobs/${jobId}/executions`]) {
@@ -126,10 +129,12 @@ describe('execution lists', () => {
       const item = res.body.data.find((e: { id: string }) => e.id === id);
       expect(item.attempts).toEqual([expect.objectContaining({ number: 1, statusCode: 500 })]);
       expect(item.attempts[0]).not.toHaveProperty('bodyPreview');
+      expect(item.attempts[0]).not.toHaveProperty('request');
       expect(res.text.length).toBeLessThan(64 * 1024);
     }
     const one = await request(api.app).get(`/v1/executions/${id}`).set(auth);
     expect(one.body.attempts[0].bodyPreview).toHaveLength(64 * 1024);
+    expect(one.body.attempts[0].request).toMatchObject({ method: 'POST', bodyTruncated: true });
   });
 });
 

@@ -47,6 +47,15 @@ it('runs three http steps in order, passing extracted values through the run con
   expect(done.step_executions[0].extracted).toEqual({ user_id: 42, user: { id: 42, name: 'Ada' } });
   expect(done.step_executions[1]).toMatchObject({ extracted: { order: 'o-7', cursor: 'c-99' }, output: { status_code: 201, body: { order: 'o-7', cursor: 'c-99' } } });
   expect(done.step_executions[1].attempts).toEqual([expect.objectContaining({ number: 1, status: 'SUCCESS', statusCode: 201, errorClass: null })]);
+  // Each attempt records the request it sent, rendered from the run's context at that moment.
+  expect(done.step_executions[1].attempts[0].request).toEqual({
+    method: 'POST',
+    url: `${f.target.url}/orders`,
+    headers: expect.objectContaining({ 'X-User': '42', 'Content-Type': 'application/json', 'X-Cron-Service-Execution-Id': id, 'webhook-signature': order.headers['webhook-signature'] }),
+    body: order.body,
+    bodyTruncated: false,
+  });
+  expect(done.step_executions[2].attempts[0].request).toMatchObject({ method: 'GET', url: `${f.target.url}/notify?order=o-7&user=42`, body: null });
   expect(done.final_output).toEqual({ user_id: 42, user: { id: 42, name: 'Ada' }, order: 'o-7', cursor: 'c-99' });
   expect(done.final_response).toEqual({ statusCode: 200, bodyPreview: '{"ok":true}' });
   expect((await f.get(`/v1/jobs/${job.id}/context`)).body).toEqual({ cursor: 'c-99' });
@@ -88,7 +97,7 @@ it('sends a callback when a step-driven run ends', async () => {
   expect(JSON.parse(callback.body)).toMatchObject({ event: 'execution.succeeded', job: { id: job.id }, execution: { id, status: 'succeeded', status_code: 200, body_preview: 'ok' } });
 });
 
-it('masks a secret a step sends when the target echoes it, in the preview and everything extracted', async () => {
+it('masks a secret a step sends, in the request it records, and where the target echoes it: the preview and everything extracted', async () => {
   expect((await f.post('/v1/secrets', { name: 'STEP_KEY', value: 'sk_step_value_123' })).status).toBe(201);
   f.target.handle((req, res) => json(res, 200, { echoed: req.headers.authorization }));
   const job = await f.createJob(aWorkflow([httpStep('auth', `${f.target.url}/auth`, { headers: { Authorization: 'Bearer {{secret.STEP_KEY}}' }, extract: { seen: '$.echoed' } })]));
@@ -96,4 +105,5 @@ it('masks a secret a step sends when the target echoes it, in the preview and ev
   expect(f.target.received[0].headers.authorization).toBe('Bearer sk_step_value_123');
   expect(JSON.stringify(done)).not.toContain('sk_step_value_123');
   expect(done.step_executions[0].extracted).toEqual({ seen: 'Bearer [secret]' });
+  expect(done.step_executions[0].attempts[0].request.headers.Authorization).toBe('Bearer [secret]');
 });

@@ -152,3 +152,58 @@ describe('secrets at execution time', () => {
     expect(target.received).toHaveLength(0);
   });
 });
+
+describe('the request each attempt records', () => {
+  it('records each attempt’s request as sent, with [secret] exactly where each secret went, however short', async () => {
+    const long = await secret('LONG');
+    const short = await createSecret(ctx.runtime, workspaceId, { name: `SHORT_${randomBytes(4).toString('hex')}`, value: 'q7z' });
+    answerInTurn(target, [503, 200]);
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, {
+      request: {
+        url: `${target.url}/r?token={{secret.${long.name}}}&at={{timestamp}}`,
+        method: 'POST',
+        headers: { Authorization: `Bearer {{secret.${short.name}}}`, 'X-Run': '{{execution_id}}' },
+        body: { key: `{{secret.${long.name}}}`, id: '{{uuid}}' },
+      },
+    });
+    const exe = await finished(executionId);
+    expect(exe.attempts).toHaveLength(2);
+    for (const [i, got] of target.received.entries()) {
+      expect(got.headers.authorization).toBe('Bearer q7z');
+      const at = new URL(got.url, target.url).searchParams.get('at');
+      expect(JSON.parse(got.body).key).toBe(long.value);
+      expect(exe.attempts[i].request).toEqual({
+        method: 'POST',
+        url: `${target.url}/r?token=[secret]&at=${at}`,
+        headers: {
+          Authorization: 'Bearer [secret]',
+          'X-Run': executionId,
+          'Content-Type': 'application/json',
+          'X-Cron-Service-Execution-Id': executionId,
+          'webhook-id': got.headers['webhook-id'],
+          'webhook-timestamp': got.headers['webhook-timestamp'],
+          'webhook-signature': got.headers['webhook-signature'],
+          'X-Cron-Service-Signature': got.headers['x-cron-service-signature'],
+        },
+        body: got.body.replace(long.value, '[secret]'),
+        bodyTruncated: false,
+      });
+    }
+    expect(JSON.stringify(exe.attempts.map((a) => a.request))).not.toContain(long.value);
+  });
+
+  it('records a request without secrets as sent, its body cut at 64 KiB, and none for an attempt that sent nothing', async () => {
+    const body = `${'x'.repeat(70_000)} {{execution_id}}`;
+    const { executionId } = await aOneTimeExecution(ctx.runtime, workspaceId, { request: { url: `${target.url}/big`, method: 'PUT', body } });
+    const exe = await finished(executionId);
+    expect(target.received[0].body).toBe(`${'x'.repeat(70_000)} ${executionId}`);
+    expect(exe.attempts[0].request).toMatchObject({ method: 'PUT', url: `${target.url}/big`, body: 'x'.repeat(64 * 1024), bodyTruncated: true });
+    expect((exe.attempts[0].request as { headers: Record<string, string> }).headers['Content-Type']).toBe('text/plain; charset=utf-8');
+
+    const gone = await secret('GONE');
+    const job = await aJob(ctx.runtime, workspaceId, { request: { url: target.url, headers: { 'X-Key': `{{secret.${gone.name}}}` } } });
+    await deleteSecret(ctx.runtime, workspaceId, gone.id);
+    const unsent = await finished((await runNow(ctx.runtime, workspaceId, job.id)).id);
+    expect(unsent.attempts[0]).toMatchObject({ errorClass: 'SECRET_NOT_FOUND', request: null });
+  });
+});

@@ -42,12 +42,26 @@ export type StepExecutionStatus = (typeof STEP_EXECUTION_STATUSES)[number];
 export const STEP_DECISIONS = ['resumed', 'timed_out', 'approved', 'rejected', 'expired'] as const;
 export type StepDecision = (typeof STEP_DECISIONS)[number];
 
-/** One HTTP attempt. `bodyPreview` only on a single execution, not in lists. */
+/**
+ * The request an attempt sent, as the service built it, with every secret's value replaced by
+ * `[secret]`; `body` is its first 64 KiB as sent (JSON or text), null without one.
+ */
+export type AttemptRequest = {
+  method: string;
+  url: string;
+  headers: { [name: string]: string };
+  body: string | null;
+  bodyTruncated: boolean;
+};
+
+/** One HTTP attempt. `bodyPreview` and `request` only on a single execution, not in lists. */
 export interface Attempt {
   number: number;
   status: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
+  /** Null when nothing was sent (or the attempt was recorded before requests were). */
+  request?: AttemptRequest | null;
   bodyPreview?: string | null;
   responseHeaders: { [name: string]: string } | null;
   errorClass: ErrorClass | null;

@@ -11,7 +11,7 @@ export {
   NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';
 export {
-  type Attempt, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
+  type Attempt, type AttemptRequest, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
   type ExecutionSource, type ExecutionStatus, type HttpErrorClass, type StepDecision, type StepExecution, type StepExecutionStatus,
   type TransportErrorClass, type WaitingReason,
   ATTEMPT_STATUSES, ERROR_CLASSES, EXECUTION_SORTS, EXECUTION_SOURCES, EXECUTION_STATUSES, STEP_DECISIONS, STEP_EXECUTION_STATUSES,

@@ -23,6 +23,7 @@ async function manualExecutions(jobId: string, n: number): Promise<string[]> {
 
 const success: AttemptRecord = {
   verdict: { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' },
+  request: { method: 'POST', url: 'https://x.test/?k=[secret]', headers: { 'X-Key': '[secret]' }, body: '{"a":"\\u0000 é"}', bodyTruncated: false },
   latencyMs: 3,
   statusCode: 200,
   preview: 'ok "quoted" \\ back',
@@ -31,6 +32,7 @@ const success: AttemptRecord = {
 };
 const failure: AttemptRecord = {
   verdict: { status: 'HTTP_ERROR', errorClass: 'HTTP_4XX', errorMessage: 'status 404', outcome: 'failed' },
+  request: null,
   latencyMs: 4,
   statusCode: 404,
   preview: 'nope',
@@ -39,6 +41,7 @@ const failure: AttemptRecord = {
 };
 const retry: AttemptRecord = {
   verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'no answer', outcome: 'retry' },
+  request: null,
   latencyMs: 30_000,
   statusCode: null,
   preview: null,
@@ -97,10 +100,10 @@ it('records success, failure, retry, a parked retry and a one-shot completion in
     deadLetteredAt: null,
     finalResponse: { statusCode: 200, bodyPreview: 'ok "quoted" \\ back' },
     finalOutput: { id: 7 },
-    attempts: [{ number: 1, status: 'SUCCESS', statusCode: 200, latencyMs: 3, bodyPreview: 'ok "quoted" \\ back', responseHeaders: { 'content-type': 'text/plain' } }],
+    attempts: [{ number: 1, status: 'SUCCESS', statusCode: 200, latencyMs: 3, request: success.request, bodyPreview: 'ok "quoted" \\ back', responseHeaders: { 'content-type': 'text/plain' } }],
   });
   expect(await exe(parked)).toMatchObject({ status: 'waiting', waitingReason: 'manual', parkRequested: false, attemptCount: 1, finishedAt: null });
-  expect(await exe(retried)).toMatchObject({ status: 'running', attemptCount: 1, finishedAt: null, lockedUntil: null, attempts: [{ status: 'TIMEOUT', errorClass: 'TIMEOUT' }] });
+  expect(await exe(retried)).toMatchObject({ status: 'running', attemptCount: 1, finishedAt: null, lockedUntil: null, attempts: [{ status: 'TIMEOUT', errorClass: 'TIMEOUT', request: null }] });
   const failedRow = await exe(failed);
   expect(failedRow).toMatchObject({ status: 'failed', errorClass: 'HTTP_4XX', errorMessage: 'status 404', finalResponse: { statusCode: 404, bodyPreview: 'nope' } });
   expect(failedRow.deadLetteredAt).not.toBeNull();

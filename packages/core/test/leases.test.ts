@@ -36,6 +36,7 @@ const queuedExecution = async () => (await runNow(ctx.runtime, workspaceId, jobI
 
 const success: AttemptRecord = {
   verdict: { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' },
+  request: null,
   latencyMs: 1,
   statusCode: 200,
   preview: 'ok',

@@ -55,6 +55,7 @@ const quiet = (id: string, agoMs: number) => ctx.runtime.pool.query(`UPDATE work
 
 const success: AttemptRecord = {
   verdict: { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' },
+  request: null,
   latencyMs: 1,
   statusCode: 200,
   preview: 'ok',

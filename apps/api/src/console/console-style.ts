@@ -50,6 +50,7 @@ button, .button { display: inline-flex; align-items: center; justify-content: ce
 button, .button { white-space: nowrap; overflow-wrap: normal; }
 table.list td.actions-cell .actions { margin: 0; }
 button:hover, .button:hover { background: #eaeef2; }
+button:disabled { cursor: default; color: #6e7781; background: #f6f8fa; }
 .primary { background: #1f883d; border-color: #1a7f37; color: #fff; }
 .primary:hover { background: #1a7f37; }
 .danger { color: #a40e26; }
@@ -110,6 +111,15 @@ input[type=text], input[type=url], input[type=number], input[type=password], inp
   width: 100%; max-width: 100%; font: inherit; padding: .4rem .55rem; border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: var(--fg); }
 textarea { min-height: 5rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .88rem; }
 textarea.tall { min-height: 12rem; }
+ol.step-list { list-style: none; margin: .75rem 0 0; padding: 0; }
+fieldset.step { background: #f6f8fa; margin: 0 0 .75rem; }
+fieldset.step legend { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 0 .5rem; }
+.step-actions { margin: .25rem 0 0; }
+details.more, details.steps-json { margin: .75rem 0 0; }
+details > summary { cursor: pointer; font-weight: 600; color: var(--link); }
+.back { margin: 0 0 .25rem; }
+.request-line { overflow-wrap: anywhere; margin: .25rem 0; }
+p.label { font-weight: 600; margin: .5rem 0 0; }
 [aria-invalid="true"] { border-color: #cf222e; box-shadow: 0 0 0 1px #cf222e; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 0 1rem; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin: 0 0 1rem; }

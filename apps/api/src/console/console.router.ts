@@ -54,7 +54,8 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
     if (!asset) return void res.status(404).type('text').send('no such file');
     res.set('Cache-Control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
   });
-  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 200 }));
+  // A job form with its longest step list (50 steps of up to 14 fields) stays under the field limit.
+  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 1000 }));
   router.use(signInRoutes(deps));
   router.use(requireSession(api.pool));
   router.use(requireCsrf(deps));

@@ -1,13 +1,14 @@
 import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, REQUEST_KINDS, STEP_KINDS, type ErrorDetail, type Job } from '@cronsvc/contracts';
+import {
+  addError, jsonField, linesField, linesText, numberField, numberListField, prettyJson, withoutUndefined, type FieldErrors, type FormValues,
+} from './form-parsing.js';
+import { postedSteps, stepErrorField, type PostedSteps } from './step-form.js';
 
 /**
  * The New job and edit forms as data: the form's fields (flat strings) to the API's job body and
  * back, and the API's validation details to the fields they are about. The API stays the one
  * validator; this only reshapes, and reports what it cannot reshape (JSON that does not parse).
  */
-
-export type FormValues = Record<string, string>;
-export type FieldErrors = Record<string, string[]>;
 
 const isRequestKind = (kind: string) => (REQUEST_KINDS as readonly string[]).includes(kind);
 const isStepKind = (kind: string) => (STEP_KINDS as readonly string[]).includes(kind);
@@ -26,8 +27,6 @@ export function newJobValues(): FormValues {
   };
 }
 
-const json = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value, null, 2));
-
 /** A job as the edit form shows it. Header values show their templates, never a secret's value. */
 export function jobValues(job: Job): FormValues {
   const request = job.request;
@@ -41,16 +40,15 @@ export function jobValues(job: Job): FormValues {
     run_at: job.schedule?.run_at ?? '',
     url: request?.url ?? '',
     method: request?.method ?? 'GET',
-    headers: Object.entries(request?.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
-    body: typeof request?.body === 'string' ? request.body : json(request?.body),
+    headers: linesText(request?.headers ?? {}),
+    body: typeof request?.body === 'string' ? request.body : prettyJson(request?.body),
     timeout_seconds: request?.timeout_seconds?.toString() ?? '',
     success_statuses: request?.success_statuses?.join(', ') ?? '',
     success_pattern: matcher?.success_pattern ?? '',
     failure_pattern: matcher?.failure_pattern ?? '',
     pattern_flags: matcher?.flags ?? '',
-    response_assertions: json(request?.response_assertions),
-    response_output_template: json(request?.response_output_template),
-    steps: json(job.steps),
+    response_assertions: prettyJson(request?.response_assertions),
+    response_output_template: prettyJson(request?.response_output_template),
     max_workflow_duration_seconds: job.max_workflow_duration_seconds?.toString() ?? '',
     max_attempts: job.retry_policy.max_attempts.toString(),
     retry_on_statuses: job.retry_policy.retry_on_statuses.join(', '),
@@ -62,30 +60,10 @@ export function jobValues(job: Job): FormValues {
   };
 }
 
-/** The posted form's own fields (strings only; anything else a client sends is dropped). */
-export function postedValues(body: unknown): FormValues {
-  const values: FormValues = {};
-  for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>)) if (typeof v === 'string' && k !== '_csrf') values[k] = v;
-  return values;
-}
-
 type Mode = 'create' | 'edit';
 
 /** An empty field is left out of a new job (the API's default applies) and reset to the default on edit. */
 const empty = (mode: Mode) => (mode === 'create' ? undefined : null);
-
-/** Whole numbers become numbers; anything else goes as typed, for the API to say what is wrong. */
-function number(text: string | undefined, mode: Mode): unknown {
-  const t = (text ?? '').trim();
-  if (t === '') return empty(mode);
-  return /^-?\d+$/.test(t) ? Number(t) : t;
-}
-
-function numberList(text: string | undefined, mode: Mode): unknown {
-  const t = (text ?? '').trim();
-  if (t === '') return empty(mode);
-  return t.split(/[\s,]+/).map((part) => (/^-?\d+$/.test(part) ? Number(part) : part));
-}
 
 function optionalText(text: string | undefined, mode: Mode): unknown {
   const t = (text ?? '').trim();
@@ -99,34 +77,26 @@ function utcTimestamp(text: string | undefined): string | undefined {
   return /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/i.test(t) ? `${t.replace(' ', 'T')}Z` : t;
 }
 
-function withoutUndefined(object: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
-}
-
 interface Parsed {
   body: Record<string, unknown>;
   /** Problems found before the API is asked: fields that are not JSON, headers not written as Name: value. */
   errors: FieldErrors;
+  /** The step list and its JSON as posted, to show again. */
+  steps: PostedSteps;
 }
 
 /** The API's job body from the form: only the fields of the chosen kind. */
 export function jobBody(values: FormValues, mode: Mode): Parsed {
+  const steps = postedSteps(values);
   const errors: FieldErrors = {};
-  const parseJson = (field: string): unknown => {
-    const t = (values[field] ?? '').trim();
-    if (t === '') return empty(mode);
-    try {
-      return JSON.parse(t);
-    } catch (error) {
-      errors[field] = [`is not valid JSON: ${(error as Error).message}`];
-      return undefined;
-    }
-  };
+  const json = (field: string) => ((values[field] ?? '').trim() === '' ? empty(mode) : jsonField(values[field], field, errors));
+  const number = (field: string, as: Mode = mode) => numberField(values[field], empty(as));
+  const numbers = (field: string) => numberListField(values[field], empty(mode));
   const kind = values.kind ?? '';
   const body: Record<string, unknown> = { name: values.name ?? '', kind };
   if (values.state) body.state = values.state;
 
-  if (kind === 'recurring') body.schedule = { every_n_minutes: number(values.every_n_minutes, 'create') };
+  if (kind === 'recurring') body.schedule = { every_n_minutes: number('every_n_minutes', 'create') };
   if (kind === 'cron' || kind === 'workflow') body.schedule = { cron: (values.cron ?? '').trim() };
   if (kind === 'scheduled') body.schedule = withoutUndefined({ run_at: utcTimestamp(values.run_at) });
 
@@ -138,41 +108,27 @@ export function jobBody(values: FormValues, mode: Mode): Parsed {
     body.request = withoutUndefined({
       url: (values.url ?? '').trim(),
       method: values.method || undefined,
-      headers: parseHeaders(values.headers ?? '', errors),
+      headers: linesField(values.headers, 'headers', errors, 'header as Name: value') ?? {},
       body: parseBody(values.body ?? '', mode),
-      timeout_seconds: number(values.timeout_seconds, mode),
-      success_statuses: numberList(values.success_statuses, mode),
+      timeout_seconds: number('timeout_seconds'),
+      success_statuses: numbers('success_statuses'),
       response_matcher: matcher,
-      response_assertions: parseJson('response_assertions'),
-      response_output_template: parseJson('response_output_template'),
+      response_assertions: json('response_assertions'),
+      response_output_template: json('response_output_template'),
     });
   }
   if (isStepKind(kind)) {
-    body.steps = parseJson('steps') ?? undefined;
-    body.max_workflow_duration_seconds = number(values.max_workflow_duration_seconds, mode);
+    Object.assign(errors, steps.errors);
+    body.steps = steps.steps;
+    body.max_workflow_duration_seconds = number('max_workflow_duration_seconds');
     if (kind === 'webhook_trigger' && (values.webhook_secret ?? '') !== '') body.webhook_secret = values.webhook_secret;
   }
-  body.retry_policy = withoutUndefined({ max_attempts: number(values.max_attempts, mode), retry_on_statuses: numberList(values.retry_on_statuses, mode) });
-  body.max_concurrent_executions = number(values.max_concurrent_executions, 'create');
+  body.retry_policy = withoutUndefined({ max_attempts: number('max_attempts'), retry_on_statuses: numbers('retry_on_statuses') });
+  body.max_concurrent_executions = number('max_concurrent_executions', 'create');
   body.on_success_url = optionalText(values.on_success_url, mode);
   body.on_failure_url = optionalText(values.on_failure_url, mode);
   if (values.notification_override) body.notification_override = values.notification_override;
-  return { body: withoutUndefined(body), errors };
-}
-
-/** One header a line, "Name: value"; blank lines are skipped. */
-function parseHeaders(text: string, errors: FieldErrors): Record<string, string> {
-  const headers: Record<string, string> = {};
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    const colon = line.indexOf(':');
-    if (colon <= 0) {
-      (errors.headers ??= []).push(`line ${i + 1}: write each header as Name: value`);
-      return;
-    }
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  });
-  return headers;
+  return { body: withoutUndefined(body), errors, steps };
 }
 
 /** JSON is sent as JSON; any other text as the text itself; nothing as no body. */
@@ -205,7 +161,6 @@ const FIELD_OF_PATH: [string, string][] = [
   ['request', 'url'],
   ['retry_policy.max_attempts', 'max_attempts'],
   ['retry_policy.retry_on_statuses', 'retry_on_statuses'],
-  ['steps', 'steps'],
   ['name', 'name'],
   ['kind', 'kind'],
   ['state', 'state'],
@@ -221,15 +176,23 @@ const covers = (prefix: string, path: string) => path === prefix || path.startsW
 
 /**
  * The API's validation details by form field; what no field edits (a schedule the kind does not
- * take, say) goes under '' for the form's summary. A schedule's own message goes to the kind's field.
+ * take, say) goes under '' for the form's summary. A schedule's own message goes to the kind's
+ * field; a step's to its field in the step list, or to the JSON when the list does not show the
+ * steps that were sent (`jsonOnly`).
  */
-export function fieldErrors(details: ErrorDetail[], kind: string): FieldErrors {
+export function fieldErrors(details: ErrorDetail[], kind: string, jsonOnly = false): FieldErrors {
   const scheduleField = kind === 'recurring' ? 'every_n_minutes' : kind === 'scheduled' ? 'run_at' : 'cron';
   const errors: FieldErrors = {};
   for (const detail of details) {
+    const step = stepErrorField(detail.path);
+    if (step) {
+      const [field, inner] = jsonOnly ? ['steps', detail.path === 'steps' ? '' : `${detail.path}: `] : [step.field, step.inner];
+      addError(errors, field, `${inner}${detail.message}`);
+      continue;
+    }
     const field = detail.path === 'schedule' ? scheduleField : (FIELD_OF_PATH.find(([prefix]) => covers(prefix, detail.path))?.[1] ?? '');
     const inner = field && !FIELD_OF_PATH.some(([prefix, f]) => f === field && prefix === detail.path) ? `${detail.path}: ` : '';
-    (errors[field] ??= []).push(`${inner}${detail.message}`);
+    addError(errors, field, `${inner}${detail.message}`);
   }
   return errors;
 }

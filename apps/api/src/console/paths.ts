@@ -12,6 +12,7 @@ export const paths = {
   newJob: at('jobs', 'new'),
   importJobs: at('jobs', 'import'),
   job: (id: string) => at('jobs', id),
+  jobEdit: (id: string) => at('jobs', id, 'edit'),
   jobAction: (id: string, action: 'run-now' | 'pause' | 'resume' | 'delete') => at('jobs', id, action),
   jobRules: (id: string) => at('jobs', id, 'rules'),
   ruleDelete: (owner: { kind: 'job' | 'monitor'; id: string }, ruleId: string) => at(owner.kind === 'job' ? 'jobs' : 'monitors', owner.id, 'rules', ruleId, 'delete'),

@@ -256,7 +256,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     "type": "string"
   },
   "Attempt": {
-    "description": "One HTTP attempt. `bodyPreview` only on a single execution, not in lists.",
+    "description": "One HTTP attempt. `bodyPreview` and `request` only on a single execution, not in lists.",
     "type": "object",
     "properties": {
       "number": {
@@ -273,6 +273,49 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       },
       "latencyMs": {
         "type": "number"
+      },
+      "request": {
+        "description": "Null when nothing was sent (or the attempt was recorded before requests were).",
+        "anyOf": [
+          {
+            "description": "The request an attempt sent, as the service built it, with every secret's value replaced by\n`[secret]`; `body` is its first 64 KiB as sent (JSON or text), null without one.",
+            "type": "object",
+            "properties": {
+              "method": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              },
+              "headers": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "string"
+                }
+              },
+              "body": {
+                "type": [
+                  "null",
+                  "string"
+                ]
+              },
+              "bodyTruncated": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "body",
+              "bodyTruncated",
+              "headers",
+              "method",
+              "url"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "null"
+          }
+        ]
       },
       "bodyPreview": {
         "type": [

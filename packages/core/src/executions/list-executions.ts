@@ -31,8 +31,8 @@ interface ExecutionQuery {
 }
 
 export type ExecutionWithAttempts = ExecutionRow & { attempts: AttemptRow[] };
-/** A list item: its attempts come without bodyPreview (up to 64 KiB each), which GET /v1/executions/:id has. */
-export type ListedAttempt = Omit<AttemptRow, 'bodyPreview'>;
+/** A list item: its attempts come without bodyPreview and request (up to 64 KiB each), which GET /v1/executions/:id has. */
+export type ListedAttempt = Omit<AttemptRow, 'bodyPreview' | 'request'>;
 export type ListedExecution = ExecutionRow & { attempts: ListedAttempt[] };
 
 /**
@@ -72,7 +72,7 @@ export async function listExecutions(
       orderBy: [{ [field]: q.order }, { id: q.order }],
       take: q.limit,
       skip: q.offset,
-      include: { attempts: { orderBy: { number: 'asc' }, omit: { bodyPreview: true } } },
+      include: { attempts: { orderBy: { number: 'asc' }, omit: { bodyPreview: true, request: true } } },
     }),
     // The workspace counters answer a status filter; one job's executions (bounded by retention),
     // a time range, a name or a scope are counted.

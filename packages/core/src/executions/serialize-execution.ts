@@ -1,5 +1,5 @@
 import type {
-  Attempt, AttemptStatus, ErrorClass, Execution, ExecutionSource, ExecutionStatus, StepDecision, StepExecution, StepExecutionStatus, StepType,
+  Attempt, AttemptRequest, AttemptStatus, ErrorClass, Execution, ExecutionSource, ExecutionStatus, StepDecision, StepExecution, StepExecutionStatus, StepType,
   WaitingReason,
 } from '@cronsvc/contracts';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
@@ -8,15 +8,16 @@ export type StepExecutionRow = Prisma.StepExecutionGetPayload<{ include: { attem
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-type AttemptView = Omit<AttemptRow, 'bodyPreview'> & { bodyPreview?: string | null };
+type AttemptView = Omit<AttemptRow, 'bodyPreview' | 'request'> & { bodyPreview?: string | null; request?: Prisma.JsonValue };
 
-/** bodyPreview only when loaded: list items leave it out (see listExecutions). */
+/** bodyPreview and request only when loaded: list items leave them out (see listExecutions). */
 export function serializeAttempt(a: AttemptView): Attempt {
   return {
     number: a.number,
     status: a.status as AttemptStatus,
     statusCode: a.statusCode,
     latencyMs: a.latencyMs,
+    ...('request' in a ? { request: (a.request ?? null) as AttemptRequest | null } : {}),
     ...('bodyPreview' in a ? { bodyPreview: a.bodyPreview } : {}),
     responseHeaders: a.responseHeaders as Record<string, string> | null,
     errorClass: a.errorClass as ErrorClass | null,

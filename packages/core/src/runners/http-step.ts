@@ -2,8 +2,10 @@ import type { HttpStep, RequestSpec } from '@cronsvc/contracts';
 import { parseJsonBody } from '../attempts/json-path.js';
 import { buildRequest } from '../http/build-request.js';
 import { DecryptionError } from '../secrets/crypto.js';
+import type { OutboundRequest } from '../http/http-client.js';
+import { maskedSecretValues } from '../secrets/mask-secrets.js';
 import { resolveSecrets } from '../secrets/resolve-secrets.js';
-import { renderStepJson, renderStepString, renderStepUrl, stepSecretNames, type StepValues } from '../templates/step-template.js';
+import { renderStepJson, renderStepString, renderStepUrl, shownStepUrl, stepSecretNames, type StepValues } from '../templates/step-template.js';
 import type { Run } from '../workflows/load-run.js';
 import type { RunnerDeps } from './runner.js';
 import { sendAttempt, type RenderedRequest } from './send-attempt.js';
@@ -24,19 +26,26 @@ async function renderStepRequest(deps: RunnerDeps, run: Run, step: HttpStep): Pr
       return { error, errorClass: 'SECRET_NOT_FOUND' };
     }
     const values: StepValues = { ...exe.variables, execution_id: exe.id, secrets, context: run.context, trigger: run.trigger };
-    const url = renderStepUrl(step.url, values);
-    if (url === null) return { error: `the URL's scheme, host or port would come from a trigger or context value (step "${step.id}"); it is not called`, errorClass: 'BLOCKED_TARGET' };
     // The run's deadline bounds the call too: max_workflow_duration_seconds covers the steps' own time.
     const remainingSeconds = Math.max(0.001, (run.deadline.getTime() - deps.clock.now().getTime()) / 1000);
-    const spec: RequestSpec = {
-      url,
-      method: step.method as RequestSpec['method'],
-      headers: Object.fromEntries(Object.entries(step.headers).map(([k, v]) => [k, renderStepString(v, values)])),
-      body: renderStepJson(step.body_template ?? null, values),
-      timeout_seconds: Math.min(step.timeout_seconds, remainingSeconds),
-      success_statuses: step.success_statuses,
+    const build = (url: string, using: StepValues): OutboundRequest => {
+      const spec: RequestSpec = {
+        url,
+        method: step.method as RequestSpec['method'],
+        headers: Object.fromEntries(Object.entries(step.headers).map(([k, v]) => [k, renderStepString(v, using)])),
+        body: renderStepJson(step.body_template ?? null, using),
+        timeout_seconds: Math.min(step.timeout_seconds, remainingSeconds),
+        success_statuses: step.success_statuses,
+      };
+      return buildRequest(spec, exe.id, exe.workspaceId);
     };
-    return { request: buildRequest(spec, exe.id, exe.workspaceId), secretValues: [...secrets.values()] };
+    const url = renderStepUrl(step.url, values);
+    if (url === null) return { error: `the URL's scheme, host or port would come from a trigger or context value (step "${step.id}"); it is not called`, errorClass: 'BLOCKED_TARGET' };
+    const request = build(url, values);
+    if (secrets.size === 0) return { request, secretValues: [], shown: request };
+    // What the attempt records: the same request with [secret] where each value went.
+    const masked = { ...values, secrets: maskedSecretValues(secrets) };
+    return { request, secretValues: [...secrets.values()], shown: build(shownStepUrl(step.url, masked), masked) };
   } catch (error) {
     if (error instanceof DecryptionError) return { error: `a credential of this workspace cannot be decrypted: ${error.message}`, errorClass: 'SECRET_NOT_FOUND' };
     throw error;
@@ -56,6 +65,7 @@ export async function attemptHttpStep(deps: RunnerDeps, run: Run, step: HttpStep
   const attempt = {
     number,
     status: verdict.status,
+    request: sent.request,
     statusCode: sent.statusCode,
     latencyMs: sent.latencyMs,
     bodyPreview: sent.preview,

@@ -50,6 +50,15 @@ describe('prepareRequest', () => {
         body: JSON.stringify({ run: 'exe_1', tags: ['sk_live_"quoted"', 3] }),
         timeoutMs: 7000,
       },
+      // What the attempt records: [secret] exactly where the value went.
+      shown: {
+        url: `https://api.example.com/items/${variables.uuid}?at=${variables.timestamp}`,
+        workspaceId,
+        method: 'POST',
+        headers: { Authorization: 'Bearer [secret]', 'Content-Type': 'application/json', 'X-Cron-Service-Execution-Id': 'exe_1' },
+        body: JSON.stringify({ run: 'exe_1', tags: ['[secret]', 3] }),
+        timeoutMs: 7000,
+      },
     });
   });
 
@@ -63,9 +72,10 @@ describe('prepareRequest', () => {
     ]);
   });
 
-  it('sends no body and lists no secret values for a request without secrets', async () => {
+  it('sends no body and lists no secret values for a request without secrets, which it records as sent', async () => {
     const result = await prepare(spec({ method: 'GET' }));
     expect(result.ok && [result.request.body, result.secretValues]).toEqual([null, []]);
+    expect(result.ok && result.shown).toBe(result.ok && result.request);
   });
 
   it('fails with SECRET_NOT_FOUND naming a secret deleted since the job was saved, without its value', async () => {

@@ -24,7 +24,7 @@ async function renderJobRequest(deps: RunnerDeps, exe: ClaimedExecution): Promis
 }
 
 function withoutResponse(verdict: AttemptVerdict, latencyMs = 0): AttemptRecord {
-  return { verdict, latencyMs, statusCode: null, preview: null, headers: null, output: null };
+  return { verdict, request: null, latencyMs, statusCode: null, preview: null, headers: null, output: null };
 }
 
 /** One attempt of a request job: render, send and judge (sendAttempt), then its output template. */
@@ -34,6 +34,7 @@ async function attemptRequest(deps: RunnerDeps, exe: ClaimedExecution, number: n
   const outputOwed = template !== undefined && sent.bodyText !== null && sent.verdict.outcome !== 'retry';
   return {
     verdict: sent.verdict,
+    request: sent.request,
     latencyMs: sent.latencyMs,
     statusCode: sent.statusCode,
     preview: sent.preview,

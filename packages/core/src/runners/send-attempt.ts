@@ -1,18 +1,22 @@
-import type { RequestSpec } from '@cronsvc/contracts';
+import type { AttemptRequest, RequestSpec } from '@cronsvc/contracts';
 import { decideAttempt, type AttemptVerdict } from '../attempts/decide-attempt.js';
 import { jsonPathBudget, type JsonPathBudget } from '../attempts/json-path.js';
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
 import type { OutboundRequest } from '../http/http-client.js';
 import { DecryptionError } from '../secrets/crypto.js';
 import { maskedPreview, maskSecretHeaders, secretMasker, type SecretMasker } from '../secrets/mask-secrets.js';
-import { signRequest } from '../signatures/sign.js';
+import { signatureHeaders, withSignature } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
 import { withLease } from './lease.js';
+import { recordedRequest } from './recorded-request.js';
 import type { RunnerDeps } from './runner.js';
 
-/** A request rendered for one attempt with the secret values it used, or why it cannot be sent. */
+/**
+ * A request rendered for one attempt with the secret values it used and the same request with
+ * [secret] in their place (`shown`, what the attempt records), or why it cannot be sent.
+ */
 export type RenderedRequest =
-  | { request: OutboundRequest; secretValues: string[] }
+  | { request: OutboundRequest; secretValues: string[]; shown: OutboundRequest }
   | { error: string; errorClass: 'SECRET_NOT_FOUND' | 'BLOCKED_TARGET' };
 
 /** What the answer is judged by: the request's or step's success statuses, matcher and assertions. */
@@ -21,6 +25,8 @@ export type AnswerChecks = Pick<RequestSpec, 'success_statuses' | 'response_matc
 /** One attempt as sent and judged: everything in it that is stored is already masked. */
 export interface SentAttempt {
   verdict: AttemptVerdict;
+  /** The request as sent, secrets masked; null when none was sent. */
+  request: AttemptRequest | null;
   latencyMs: number;
   statusCode: number | null;
   /** The body's first 64 KiB, secrets masked. */
@@ -34,15 +40,15 @@ export interface SentAttempt {
 }
 
 function unsent(verdict: AttemptVerdict): SentAttempt {
-  return { verdict, latencyMs: 0, statusCode: null, preview: null, headers: null, bodyText: null, masker: secretMasker([]), budget: jsonPathBudget() };
+  return { verdict, request: null, latencyMs: 0, statusCode: null, preview: null, headers: null, bodyText: null, masker: secretMasker([]), budget: jsonPathBudget() };
 }
 
-/** The execution's signing keys applied to the request; an error when they cannot be decrypted. */
-function signed(deps: RunnerDeps, exe: ClaimedExecution, request: OutboundRequest): OutboundRequest | { error: string } {
+/** The signature headers of the request under the execution's signing keys; an error when they cannot be decrypted. */
+function signature(deps: RunnerDeps, exe: ClaimedExecution, request: OutboundRequest): { headers: Record<string, string> } | { error: string } {
   try {
     const at = deps.clock.now();
     const keys = signingKeysFrom(exe.signingKeys, deps.config.secretsEncryptionKey, at);
-    return signRequest(request, keys, exe.id, Math.floor(at.getTime() / 1000));
+    return { headers: signatureHeaders(keys, exe.id, Math.floor(at.getTime() / 1000), request.body ?? '') };
   } catch (error) {
     // Stored under another SECRETS_ENCRYPTION_KEY: no retry can decrypt it.
     if (error instanceof DecryptionError) return { error: `a credential of this workspace cannot be decrypted: ${error.message}` };
@@ -53,7 +59,7 @@ function signed(deps: RunnerDeps, exe: ClaimedExecution, request: OutboundReques
 /**
  * One attempt, whatever kind of job makes it: sign the rendered request, send it under the claim's
  * lease, decide success, retry or failure (the job's retry policy, then the checks), and mask what is
- * kept (preview, headers, the verdict's message). Request jobs and workflow http steps both come
+ * kept (the request sent, the preview, headers, the verdict's message). Request jobs and workflow http steps both come
  * through here, so a rule added here (masking, budgets) holds for both.
  */
 export async function sendAttempt(deps: RunnerDeps, exe: ClaimedExecution, rendered: RenderedRequest, checks: AnswerChecks, number: number): Promise<SentAttempt> {
@@ -61,8 +67,10 @@ export async function sendAttempt(deps: RunnerDeps, exe: ClaimedExecution, rende
   const refused = (errorClass: 'SECRET_NOT_FOUND' | 'BLOCKED_TARGET', message: string) =>
     unsent({ status: 'CONNECTION_ERROR', errorClass, errorMessage: message, outcome: 'failed' });
   if ('error' in rendered) return refused(rendered.errorClass, rendered.error);
-  const request = signed(deps, exe, rendered.request);
-  if ('error' in request) return refused('SECRET_NOT_FOUND', request.error);
+  const signed = signature(deps, exe, rendered.request);
+  if ('error' in signed) return refused('SECRET_NOT_FOUND', signed.error);
+  const request = withSignature(rendered.request, signed.headers);
+  const sentRequest = recordedRequest(withSignature(rendered.shown, signed.headers));
 
   const result = await withLease(deps, exe, () => deps.http.send(request));
   const bodyText = result.kind === 'response' ? result.body.toString('utf8') : null;
@@ -72,9 +80,10 @@ export async function sendAttempt(deps: RunnerDeps, exe: ClaimedExecution, rende
   const budget = jsonPathBudget();
   const decided = decideAttempt(result, bodyText ?? '', checks, exe.retryPolicy, number, { masker, budget });
   const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : masker.mask(decided.errorMessage) };
-  if (result.kind !== 'response') return { ...unsent(verdict), latencyMs: result.latencyMs, masker, budget };
+  if (result.kind !== 'response') return { ...unsent(verdict), request: sentRequest, latencyMs: result.latencyMs, masker, budget };
   return {
     verdict,
+    request: sentRequest,
     latencyMs: result.latencyMs,
     statusCode: result.statusCode,
     preview: maskedPreview(bodyText ?? '', masker),

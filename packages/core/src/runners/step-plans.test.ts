@@ -29,7 +29,7 @@ function anAttempt(outcome: 'succeeded' | 'retry' | 'failed', number: number, ex
       ? ({ status: 'SUCCESS', errorClass: null, errorMessage: null, outcome } as const)
       : ({ status: 'HTTP_ERROR', errorClass: 'HTTP_5XX', errorMessage: 'status 500 is not a success status', outcome } as const);
   const statusCode = outcome === 'succeeded' ? 200 : 500;
-  const attempt = { number, status: verdict.status, statusCode, latencyMs: 3, bodyPreview: '{"id":7}', responseHeaders: {}, errorClass: verdict.errorClass, errorMessage: verdict.errorMessage, startedAt: now };
+  const attempt = { number, status: verdict.status, request: null, statusCode, latencyMs: 3, bodyPreview: '{"id":7}', responseHeaders: {}, errorClass: verdict.errorClass, errorMessage: verdict.errorMessage, startedAt: now };
   return { attempt, verdict, document: { id: 7 }, response: { statusCode, bodyPreview: '{"id":7}' }, budget: jsonPathBudget(), ...extra };
 }
 

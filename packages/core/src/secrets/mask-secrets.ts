@@ -38,6 +38,11 @@ export function secretMasker(secretValues: readonly string[]): SecretMasker {
   return { mask: (text) => matcher.replace(text, SECRET_MASK), reach: matcher.longest };
 }
 
+/** The secrets a request uses with [secret] for each value: rendering with them shows where each went, and no value. */
+export function maskedSecretValues(secrets: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...secrets.keys()].map((name) => [name, SECRET_MASK]));
+}
+
 /** Replaces every secret value in `text` with [secret], in one pass, so a mask is never masked again. */
 export function maskSecrets(text: string, secretValues: readonly string[]): string {
   return secretMasker(secretValues).mask(text);

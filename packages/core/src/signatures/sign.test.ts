@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { signatureHeaders, signRequest } from './sign.js';
+import type { OutboundRequest } from '../http/http-client.js';
+import { signatureHeaders, withSignature } from './sign.js';
 import { generateSigningKey, signingKeyBytes } from './signing-key-format.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -105,24 +106,26 @@ describe('verifying by hand with node:crypto (README snippet)', () => {
   });
 });
 
-describe('signRequest', () => {
+describe('withSignature', () => {
   const key = generateSigningKey();
   const base = { url: 'https://example.com/', workspaceId: 'ws_1', method: 'POST', timeoutMs: 1000 };
+  const signRequest = (request: OutboundRequest, messageId: string, ts: number) =>
+    withSignature(request, signatureHeaders({ current: signingKeyBytes(key) }, messageId, ts, request.body ?? ''));
 
   it('signs the exact body sent, and signs a missing body as empty', () => {
     const ts = nowSeconds();
-    const withBody = signRequest({ ...base, headers: { 'Content-Type': 'application/json' }, body: '{"x":1}' }, { current: signingKeyBytes(key) }, 'exe_11', ts);
+    const withBody = signRequest({ ...base, headers: { 'Content-Type': 'application/json' }, body: '{"x":1}' }, 'exe_11', ts);
     expect(withBody.body).toBe('{"x":1}');
     expect(withBody.headers['Content-Type']).toBe('application/json');
     expect(new Webhook(key).verify('{"x":1}', withBody.headers)).toEqual({ x: 1 });
-    const none = signRequest({ ...base, headers: {}, body: null }, { current: signingKeyBytes(key) }, 'exe_12', ts);
+    const none = signRequest({ ...base, headers: {}, body: null }, 'exe_12', ts);
     expect(none.body).toBeNull();
     expect(none.headers['webhook-signature']).toBe(signatureHeaders({ current: signingKeyBytes(key) }, 'exe_12', ts, '')['webhook-signature']);
   });
 
   it('drops job headers that would shadow the signature headers, whatever their case', () => {
     const forged = { 'Webhook-Signature': 'v1,forged', 'x-cron-service-signature': 'v1,forged', 'WEBHOOK-ID': 'x', 'X-Other': 'kept' };
-    const signed = signRequest({ ...base, headers: forged, body: '' }, { current: signingKeyBytes(key) }, 'exe_13', nowSeconds());
+    const signed = signRequest({ ...base, headers: forged, body: '' }, 'exe_13', nowSeconds());
     expect(Object.keys(signed.headers).sort()).toEqual(['X-Cron-Service-Signature', 'X-Other', 'webhook-id', 'webhook-signature', 'webhook-timestamp']);
     expect(JSON.stringify(signed.headers)).not.toContain('forged');
   });

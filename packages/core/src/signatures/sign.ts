@@ -34,13 +34,11 @@ export function signatureHeaders(keys: SigningKeys, messageId: string, timestamp
 }
 
 /**
- * The request with its signature headers. Job-supplied headers of the same names (in any
- * case) are dropped first, so a job cannot send a second, forged signature alongside ours.
+ * The request with these signature headers (signatureHeaders of its exact body). Job-supplied
+ * headers of the same names (in any case) are dropped first, so a job cannot send a second,
+ * forged signature alongside ours.
  */
-export function signRequest(request: OutboundRequest, keys: SigningKeys, messageId: string, timestampSeconds: number): OutboundRequest {
+export function withSignature(request: OutboundRequest, signature: Record<string, string>): OutboundRequest {
   const kept = Object.entries(request.headers).filter(([name]) => !SIGNED_HEADERS.includes(name.toLowerCase()));
-  return {
-    ...request,
-    headers: { ...Object.fromEntries(kept), ...signatureHeaders(keys, messageId, timestampSeconds, request.body ?? '') },
-  };
+  return { ...request, headers: { ...Object.fromEntries(kept), ...signature } };
 }

@@ -1,5 +1,5 @@
 import type { Step } from '@cronsvc/contracts';
-import { parseStepVariable, renderStepJson, renderStepString, stepSecretNames, stepTemplateProblems, type StepValues } from './step-template.js';
+import { parseStepVariable, renderStepJson, renderStepString, renderStepUrl, shownStepUrl, stepSecretNames, stepTemplateProblems, type StepValues } from './step-template.js';
 
 const values: StepValues = {
   timestamp: '2030-01-02T03:04:05.678Z',
@@ -53,6 +53,21 @@ describe('renderStepString', () => {
 
   it('renders every string at any depth of a body template, leaving keys alone', () => {
     expect(renderStepJson({ '{{context.name}}': ['{{context.user.id}}', 1, null, { deep: '{{trigger.query.page}}' }] }, values)).toEqual({ '{{context.name}}': ['7', 1, null, { deep: '2' }] });
+  });
+});
+
+describe('renderStepUrl and shownStepUrl', () => {
+  it('percent-encode trigger and context values in the path and query, never letting them reach the host', () => {
+    expect(renderStepUrl('https://x.test/u/{{context.name}}?tag={{trigger.query.page}}&a=b c', values)).toBe('https://x.test/u/Ada?tag=2&a=b c');
+    expect(renderStepUrl('https://x.test/{{context.sneaky}}?q={{context.user.tags}}', values)).toBe('https://x.test/%7B%7Buuid%7D%7D?q=%5B%22a%22%2C%22b%22%5D');
+    expect(renderStepUrl('https://{{context.name}}.x.test/', values)).toBeNull();
+  });
+
+  it('shows a URL whose host holds [secret] as it is, where sending would refuse it', () => {
+    const masked = { ...values, secrets: new Map([['KEY', '[secret]']]) };
+    expect(renderStepUrl('https://{{secret.KEY}}.x.test/a', values)).toBe('https://sk_1.x.test/a');
+    expect(renderStepUrl('https://{{secret.KEY}}/a', masked)).toBeNull();
+    expect(shownStepUrl('https://{{secret.KEY}}/a?u={{context.name}}', masked)).toBe('https://[secret]/a?u=Ada');
   });
 });
 

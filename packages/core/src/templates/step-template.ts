@@ -159,14 +159,22 @@ export function renderStepString(text: string, values: StepValues): string {
  * scheme, host or port, which the save-time check keeps out of new jobs.
  */
 export function renderStepUrl(text: string, values: StepValues): string | null {
-  const render = (outside: (value: string) => string) =>
-    replacePlaceholders(text, (expression) => {
-      const parsed = parseStepVariable(expression);
-      const value = stepVariableValue(parsed, values);
-      return value !== null && fromOutside(parsed) ? outside(value) : value;
-    });
-  const rendered = render((value) => encodeURIComponent(value).replaceAll('%2F', '/'));
-  return originOf(rendered) !== null && originOf(rendered) === originOf(render(() => '')) ? rendered : null;
+  const rendered = shownStepUrl(text, values);
+  return originOf(rendered) !== null && originOf(rendered) === originOf(renderUrl(text, values, () => '')) ? rendered : null;
+}
+
+/** A step's URL rendered as renderStepUrl renders it, without the origin check: for showing, never for sending. */
+export function shownStepUrl(text: string, values: StepValues): string {
+  return renderUrl(text, values, (value) => encodeURIComponent(value).replaceAll('%2F', '/'));
+}
+
+/** The URL with each placeholder's value, those from a trigger or the context passed through `outside`. */
+function renderUrl(text: string, values: StepValues, outside: (value: string) => string): string {
+  return replacePlaceholders(text, (expression) => {
+    const parsed = parseStepVariable(expression);
+    const value = stepVariableValue(parsed, values);
+    return value !== null && fromOutside(parsed) ? outside(value) : value;
+  });
 }
 
 function originOf(url: string): string | null {

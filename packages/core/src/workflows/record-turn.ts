@@ -1,4 +1,4 @@
-import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptStatus, ErrorClass } from '@cronsvc/contracts';
 import type pg from 'pg';
 import { inTransaction, SqlBuilder } from '../db/client.js';
 import { jsonText as json } from '../db/columns.js';
@@ -13,6 +13,8 @@ import type { Run, StepRow } from './load-run.js';
 export interface StepAttemptWrite {
   number: number;
   status: AttemptStatus;
+  /** The request as sent, secrets masked; null when none was sent. */
+  request: AttemptRequest | null;
   statusCode: number | null;
   latencyMs: number;
   bodyPreview: string | null;
@@ -132,10 +134,13 @@ function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
         waiting_payload = EXCLUDED.waiting_payload, expires_at = EXCLUDED.expires_at, finished_at = EXCLUDED.finished_at,
         updated_at = EXCLUDED.updated_at)`);
     if (attempt) {
-      const a = [run.exe.id, step.stepIndex, attempt.number, attempt.status, attempt.statusCode, attempt.latencyMs, attempt.bodyPreview, json(attempt.responseHeaders), attempt.errorClass, attempt.errorMessage, attempt.startedAt].map((v) => b.param(v));
-      const attemptTypes = ['text', 'int', 'int', 'text', 'int', 'int', 'text', 'jsonb', 'text', 'text', 'timestamptz'];
+      const a = [
+        run.exe.id, step.stepIndex, attempt.number, attempt.status, attempt.statusCode, attempt.latencyMs, json(attempt.request), attempt.bodyPreview,
+        json(attempt.responseHeaders), attempt.errorClass, attempt.errorMessage, attempt.startedAt,
+      ].map((v) => b.param(v));
+      const attemptTypes = ['text', 'int', 'int', 'text', 'int', 'int', 'jsonb', 'text', 'jsonb', 'text', 'text', 'timestamptz'];
       // Its foreign key to the step's row is checked at the end of the statement, when that row exists.
-      ctes.push(`attempt AS (INSERT INTO step_attempts (execution_id, step_index, number, status, status_code, latency_ms, body_preview,
+      ctes.push(`attempt AS (INSERT INTO step_attempts (execution_id, step_index, number, status, status_code, latency_ms, request, body_preview,
           response_headers, error_class, error_message, started_at, created_at)
         SELECT ${a.map((v, i) => `${v}::${attemptTypes[i]}`).join(', ')}, ${at}::timestamptz FROM moved)`);
     }

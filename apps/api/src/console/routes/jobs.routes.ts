@@ -4,10 +4,12 @@ import {
   runNow, serializeChannel, serializeExecution, serializeJob, serializeRule, upcomingFires, updateJob, type JobRow,
 } from '@cronsvc/core';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
-import { fieldErrors, jobBody, jobValues, newJobValues, postedValues, type FieldErrors, type FormValues } from '../job-form.js';
+import { postedValues, type FieldErrors } from '../form-parsing.js';
+import { fieldErrors, jobBody, jobValues, newJobValues } from '../job-form.js';
 import { paths, safeReturnPath } from '../paths.js';
+import { afterStepAction, editorOf, STEP_ACTION } from '../step-form.js';
 import { jobsView, type JobsFilter } from '../views/jobs.view.js';
-import { jobView, newJobView } from '../views/job.view.js';
+import { editJobView, jobView, newJobView, type JobForm } from '../views/job.view.js';
 import { confirmView } from '../views/problem.view.js';
 
 const PAGE_SIZE = 50;
@@ -15,8 +17,8 @@ const RECENT = 20;
 const NEXT_FIRES = 5;
 
 /** The API's answer to a form, by field: validation details where they point, otherwise the message. */
-function formErrors(error: AppError, kind: string): FieldErrors {
-  return error.details ? fieldErrors(error.details, kind) : { '': [error.message] };
+function formErrors(error: AppError, kind: string, jsonOnly: boolean): FieldErrors {
+  return error.details ? fieldErrors(error.details, kind, jsonOnly) : { '': [error.message] };
 }
 
 /** Jobs, New job and a job's page, with the job's actions and notification rules. */
@@ -40,58 +42,70 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
   });
 
   router.get('/new', (req, res) => {
-    sendPage(res, 200, newJobView(viewContext(deps, req, res), { values: newJobValues(), errors: {} }));
+    sendPage(res, 200, newJobView(viewContext(deps, req, res), { values: newJobValues(), errors: {}, steps: editorOf([]) }));
   });
 
-  router.post('/', async (req, res) => {
+  /**
+   * A posted job form: a list action re-renders the form with the step list changed (nothing is
+   * saved); otherwise `save` is called with the API's body, and a refusal shows the form again
+   * with the API's messages by their fields.
+   */
+  async function postedForm(req: Request, mode: 'create' | 'edit', show: (status: number, form: JobForm) => Promise<void> | void, save: (body: Record<string, unknown>) => Promise<void>): Promise<void> {
     const values = postedValues(req.body);
-    const { body, errors } = jobBody(values, 'create');
-    const again = (status: number, problems: FieldErrors) => sendPage(res, status, newJobView(viewContext(deps, req, res), { values, errors: problems }));
-    if (Object.keys(errors).length > 0) return again(400, errors);
+    const { body, errors, steps } = jobBody(values, mode);
+    const action = values[STEP_ACTION];
+    if (action !== undefined) {
+      const after = afterStepAction(steps, action);
+      return show(200, { values, errors: after.errors, steps: after.editor });
+    }
+    if (Object.keys(errors).length > 0) return show(400, { values, errors, steps: steps.editor });
     try {
+      await save(body);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code === 'not_found') throw error;
+      await show(error.status, { values, errors: formErrors(error, values.kind ?? '', steps.jsonOnly), steps: steps.editor });
+    }
+  }
+
+  router.post('/', (req, res) =>
+    postedForm(req, 'create', (status, form) => sendPage(res, status, newJobView(viewContext(deps, req, res), form)), async (body) => {
       const { job } = await createJob(deps, workspaceOf(res), body);
       redirectDone(res, paths.job(job.id), 'job-created');
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      again(error.status, formErrors(error, values.kind ?? ''));
-    }
-  });
+    }),
+  );
 
-  /** The job's page, with the edit form holding `form` (what was posted, after a refused save). */
-  async function jobPage(req: Request, res: Response, status: number, form?: { values: FormValues; errors: FieldErrors }): Promise<void> {
+  router.get('/:id', async (req, res) => {
     const ws = workspaceOf(res);
-    const row = await findJob(deps.db, ws, req.params.id as string);
-    const job = show(row);
+    const row = await findJob(deps.db, ws, req.params.id);
     const [executions, rules, channels] = await Promise.all([
       listExecutions(deps, ws, { limit: String(RECENT) }, row.id),
       listRules(deps, ws, { kind: 'job', id: row.id }, { limit: '100' }),
       listChannels(deps, ws, { limit: '100' }),
     ]);
     const view = {
-      job,
+      job: show(row),
       fires: upcomingFires(row, NEXT_FIRES),
       executions: executions.data.map(serializeExecution),
       rules: rules.data.map(serializeRule),
       channels: channels.data.map((c) => serializeChannel(c, deps.config.secretsEncryptionKey)),
-      form: form ?? { values: jobValues(job), errors: {} },
     };
-    sendPage(res, status, jobView(viewContext(deps, req, res), view));
+    sendPage(res, 200, jobView(viewContext(deps, req, res), view));
+  });
+
+  /** The edit page, holding `form` (what was posted, after a refused save or a list action) or the job as it is. */
+  async function editPage(req: Request, res: Response, status: number, form?: JobForm): Promise<void> {
+    const job = show(await findJob(deps.db, workspaceOf(res), req.params.id as string));
+    sendPage(res, status, editJobView(viewContext(deps, req, res), job, form ?? { values: jobValues(job), errors: {}, steps: editorOf(job.steps) }));
   }
 
-  router.get('/:id', (req, res) => jobPage(req, res, 200));
+  router.get('/:id/edit', (req, res) => editPage(req, res, 200));
 
-  router.post('/:id', async (req, res) => {
-    const values = postedValues(req.body);
-    const { body, errors } = jobBody(values, 'edit');
-    if (Object.keys(errors).length > 0) return jobPage(req, res, 400, { values, errors });
-    try {
+  router.post('/:id', (req, res) =>
+    postedForm(req, 'edit', (status, form) => editPage(req, res, status, form), async (body) => {
       await updateJob(deps, workspaceOf(res), req.params.id, body);
       redirectDone(res, paths.job(req.params.id), 'job-saved');
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code === 'not_found') throw error;
-      await jobPage(req, res, error.status, { values, errors: formErrors(error, values.kind ?? '') });
-    }
-  });
+    }),
+  );
 
   router.post('/:id/run-now', async (req, res) => {
     const execution = await runNow(deps, workspaceOf(res), req.params.id);

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { AppError, createMonitor, deleteMonitor, deleteRule, findMonitor, listMonitors, pauseMonitor, resumeMonitor, serializeMonitor } from '@cronsvc/core';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
-import { postedValues, type FieldErrors, type FormValues } from '../job-form.js';
+import { postedValues, type FieldErrors, type FormValues } from '../form-parsing.js';
 import { paths, safeReturnPath } from '../paths.js';
 import { monitorsView } from '../views/monitors.view.js';
 import { confirmView } from '../views/problem.view.js';

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { AppError, createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from '@cronsvc/core';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
-import { postedValues, type FieldErrors, type FormValues } from '../job-form.js';
+import { postedValues, type FieldErrors, type FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
 import { confirmView } from '../views/problem.view.js';
 import { secretsView, secretView } from '../views/secrets.view.js';

@@ -1,4 +1,4 @@
-import type { Attempt, Execution, StepExecution } from '@cronsvc/contracts';
+import type { Attempt, AttemptRequest, Execution, StepExecution } from '@cronsvc/contracts';
 import { duration, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
@@ -11,6 +11,21 @@ const jsonBlock = (value: unknown) => html`<pre class="preview" tabindex="0">${J
 
 const hasValue = (value: unknown) => value !== null && value !== undefined && !(typeof value === 'object' && Object.keys(value as object).length === 0);
 
+const requestLine = (r: AttemptRequest) => html`<p class="request-line"><code>${r.method}</code> <span class="mono">${r.url}</span></p>`;
+
+/** A request as its attempt recorded it: headers and body (after its method and URL unless `line` is false); secrets show as [secret]. */
+function sentRequest(r: AttemptRequest, line = true): Html {
+  // By name: the record keeps no order (jsonb orders keys its own way).
+  const names = Object.keys(r.headers).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+  const headers = names.map((name) => `${name}: ${r.headers[name]}`).join('\n');
+  return html`${line ? requestLine(r) : ''}
+<p class="label">Headers</p>${headers ? html`<pre class="preview" tabindex="0">${headers}</pre>` : html`<p class="muted">None.</p>`}
+<p class="label">Body</p>${r.body === null ? html`<p class="muted">No body.</p>` : html`<pre class="preview" tabindex="0">${r.body}</pre>`}
+${r.bodyTruncated ? html`<p class="muted">The body's first 64 KiB; it was longer.</p>` : ''}`;
+}
+
+const NOT_RECORDED = 'nothing was sent (see the error), or the attempt was made before requests were recorded';
+
 function attemptItem(ctx: ViewContext, a: Attempt): Html {
   const ok = a.status === 'SUCCESS';
   return html`<li class="${ok ? 'ok' : 'bad'}">
@@ -18,9 +33,21 @@ function attemptItem(ctx: ViewContext, a: Attempt): Html {
     a.errorClass ? html` · <span class="mono">${a.errorClass}</span>` : ''
   }
 <div class="muted">${when(a.startedAt, ctx.now)}</div>
+${a.request ? requestLine(a.request) : ''}
 ${a.errorMessage ? html`<div>${a.errorMessage}</div>` : ''}
+${a.request ? html`<details><summary>Request sent</summary>${sentRequest(a.request, false)}</details>` : html`<div class="muted">Request not recorded: ${NOT_RECORDED}.</div>`}
 ${a.bodyPreview ? html`<details><summary>Response body (preview)</summary><pre class="preview" tabindex="0">${a.bodyPreview}</pre></details>` : ''}
 </li>`;
+}
+
+/** The request of the last attempt that sent one: what a request job sends, secrets masked. */
+function lastRequest(e: Execution): Html {
+  const attempts = e.attempts ?? [];
+  if (attempts.length === 0) return html`<p class="muted">No request sent yet.</p>`;
+  const last = [...attempts].reverse().find((a) => a.request);
+  if (!last?.request) return html`<p class="muted">Not recorded: ${NOT_RECORDED}.</p>`;
+  return html`${attempts.length > 1 ? html`<p class="muted">As attempt ${last.number} sent it; each attempt's is under Attempts.</p>` : ''}${sentRequest(last.request)}
+<p class="muted">Secret values show as [secret].</p>`;
 }
 
 function timeline(ctx: ViewContext, attempts: Attempt[] | undefined, empty: string): Html {
@@ -81,6 +108,7 @@ function live(ctx: ViewContext, e: Execution): Html {
   return html`<div id="execution"${polling}>
 <div class="grid">
 <section class="card" aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>${facts(ctx, e)}</section>
+${steps.length === 0 ? html`<section class="card" aria-labelledby="request-heading"><h2 id="request-heading">Request</h2>${lastRequest(e)}</section>` : ''}
 <section class="card" aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${finalResponse(e)}
 ${hasValue(e.final_output) ? html`<h3>Output</h3>${jsonBlock(e.final_output)}` : ''}</section>
 </div>
@@ -94,7 +122,7 @@ ${hasValue(e.trigger_input) ? html`<section class="card" aria-labelledby="trigge
 </div>`;
 }
 
-/** An execution: status, source, times, attempts as a timeline, the masked preview, steps, and Replay. */
+/** An execution: status, source, times, the request sent and the response, attempts as a timeline, steps, and Replay; secrets masked. */
 export function executionView(ctx: ViewContext, e: Execution): Html {
   return page(
     ctx,

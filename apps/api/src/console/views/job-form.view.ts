@@ -1,8 +1,10 @@
 import { HTTP_METHODS, JOB_KINDS, JOB_STATES, NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS } from '@cronsvc/contracts';
 import { html, type Html } from '../html.js';
-import type { FieldErrors, FormValues } from '../job-form.js';
+import type { FieldErrors, FormValues } from '../form-parsing.js';
+import { rowFields, stepControlId, type StepsEditor } from '../step-form.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
 import { csrfField, type ViewContext } from './layout.js';
+import { stepLabel, stepsEditor, STEPS_EDITOR_ID } from './steps-editor.view.js';
 
 const REQUEST = REQUEST_KINDS;
 const STEPS = STEP_KINDS;
@@ -26,7 +28,6 @@ const F = {
   pattern_flags: { name: 'pattern_flags', label: 'Pattern flags', kinds: REQUEST, placeholder: 'i', hint: 'Regular expression flags for both patterns, such as i.' },
   response_assertions: { name: 'response_assertions', label: 'Response assertions', type: 'textarea', kinds: REQUEST, placeholder: '{"json": [{"path": "$.ok", "op": "eq", "value": true}]}', hint: 'JSON (optional): status, json, text and headers checks that must all pass.' },
   response_output_template: { name: 'response_output_template', label: 'Response output template', type: 'textarea', kinds: REQUEST, placeholder: '{"id": "$.id"}', hint: 'JSON (optional): strings starting with $ are JSONPath into the response.' },
-  steps: { name: 'steps', label: 'Steps', type: 'textarea', kinds: STEPS, tall: true, placeholder: '[{"id": "build", "type": "http", "url": "https://example.com/build"}]', hint: 'A JSON array of steps: http, wait_for_webhook, approval.' },
   max_workflow_duration_seconds: { name: 'max_workflow_duration_seconds', label: 'Max workflow duration (seconds)', type: 'number', kinds: STEPS, hint: '1 to 7200; default 1800, waits included.' },
   webhook_secret: { name: 'webhook_secret', label: 'Webhook secret', type: 'password', kinds: ['webhook_trigger'], hint: 'Callers send it as X-Webhook-Secret (optional).' },
   max_attempts: { name: 'max_attempts', label: 'Max attempts', type: 'number', hint: '1 to 10, the first included; default 3.' },
@@ -37,7 +38,20 @@ const F = {
   notification_override: { name: 'notification_override', label: 'Notification override', type: 'select', options: NOTIFICATION_OVERRIDES, hint: 'mute_all sends no notification for this job.' },
 } satisfies Record<string, FieldSpec>;
 
-export const JOB_FIELD_LABELS: Record<string, string> = Object.fromEntries(Object.values(F).map((f) => [f.name, f.label]));
+const JOB_FIELD_LABELS: Record<string, string> = { ...Object.fromEntries(Object.values(F).map((f) => [f.name, f.label])), steps: 'Steps' };
+
+const STEP_ERROR_KEY = /^steps\[(\d+)\](?:\.([a-z_]+))?$/;
+
+/** Where the summary links a problem to, and what it calls the field: the job's fields, then the step list's. */
+function summaryTarget(name: string, steps: StepsEditor): { label: string; id: string } | null {
+  if (name === 'steps') return { label: 'Steps', id: steps.jsonOpen ? fieldId({ name: 'steps' }) : STEPS_EDITOR_ID };
+  const step = STEP_ERROR_KEY.exec(name);
+  if (!step) return JOB_FIELD_LABELS[name] ? { label: JOB_FIELD_LABELS[name], id: fieldId({ name }) } : null;
+  const index = Number(step[1]);
+  const type = steps.rows[index]?.type ?? '';
+  if (!step[2] || !rowFields(type).includes(step[2])) return { label: `Step ${index + 1}`, id: `step-${index}` };
+  return { label: stepLabel(index, step[2], type), id: stepControlId(index, step[2]) };
+}
 
 interface JobFormOptions {
   action: string;
@@ -45,6 +59,9 @@ interface JobFormOptions {
   mode: 'create' | 'edit';
   values: FormValues;
   errors: FieldErrors;
+  steps: StepsEditor;
+  /** Where Cancel goes, on the edit page. */
+  cancel?: string;
 }
 
 /** The New job form and a job's edit form: every field of a job, grouped, with the API's messages. */
@@ -54,9 +71,16 @@ export function jobForm(ctx: ViewContext, options: JobFormOptions): Html {
   const webhookSecret: FieldSpec =
     options.mode === 'edit' ? { ...F.webhook_secret, hint: 'Leave empty to keep the current secret. Callers send it as X-Webhook-Secret.' } : F.webhook_secret;
   const title = options.mode === 'create' ? 'The job was not created.' : 'The changes were not saved.';
-  return html`${errorSummary(title, errors, JOB_FIELD_LABELS, (name) => fieldId({ name }))}
+  const targets = Object.fromEntries(Object.keys(errors).flatMap((name) => {
+    const target = summaryTarget(name, options.steps);
+    return target ? [[name, target]] : [];
+  }));
+  const labels = Object.fromEntries(Object.entries(targets).map(([name, t]) => [name, t.label]));
+  // Enter in a field presses the form's first submit button: a hidden Save comes before the step list's buttons.
+  return html`${errorSummary(title, errors, labels, (name) => targets[name]?.id ?? '')}
 <form class="stacked" method="post" action="${options.action}" data-job-form novalidate>
 ${csrfField(ctx.csrf)}
+<button type="submit" hidden>${options.submitLabel}</button>
 <fieldset><legend>Job</legend>
 ${f(F.name)}
 ${f(F.kind)}
@@ -79,7 +103,7 @@ ${f(F.response_assertions)}
 ${f(F.response_output_template)}
 </fieldset>
 <fieldset data-kinds="${STEPS.join(' ')}"><legend>Steps</legend>
-${f(F.steps)}
+${stepsEditor(options.steps, errors, options.action)}
 ${f(F.max_workflow_duration_seconds)}
 ${f(webhookSecret)}
 </fieldset>
@@ -92,6 +116,6 @@ ${f(F.on_success_url)}
 ${f(F.on_failure_url)}
 ${f(F.notification_override)}
 </fieldset>
-<div class="actions"><button type="submit" class="primary">${options.submitLabel}</button></div>
+<div class="actions"><button type="submit" class="primary">${options.submitLabel}</button>${options.cancel ? html`<a class="button" href="${options.cancel}">Cancel</a>` : ''}</div>
 </form>`;
 }

@@ -1,8 +1,9 @@
 import { JOB_RULE_EVENTS, type Channel, type Execution, type Job, type Rule } from '@cronsvc/contracts';
 import { duration, scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
-import type { FieldErrors, FormValues } from '../job-form.js';
+import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
+import type { StepsEditor } from '../step-form.js';
 import { jobForm } from './job-form.view.js';
 import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 
@@ -12,7 +13,13 @@ export interface JobPage {
   executions: Execution[];
   rules: Rule[];
   channels: Channel[];
-  form: { values: FormValues; errors: FieldErrors };
+}
+
+/** A job form as shown: the values, the API's messages by field, and the step list. */
+export interface JobForm {
+  values: FormValues;
+  errors: FieldErrors;
+  steps: StepsEditor;
 }
 
 function nextFires(ctx: ViewContext, job: Job, fires: Date[]): Html {
@@ -84,7 +91,10 @@ ${csrfField(ctx.csrf)}
   return html`${list}${form}`;
 }
 
-/** A job: schedule in words and its next fires, the actions, recent executions, rules, and the edit form. */
+/** A GET form with one button: a way somewhere that looks like the actions beside it, with no script. */
+const getButton = (action: string, label: string) => html`<form method="get" action="${action}"><button type="submit">${label}</button></form>`;
+
+/** A job: schedule in words and its next fires, the actions, recent executions and rules; editing is a page of its own. */
 export function jobView(ctx: ViewContext, view: JobPage): Html {
   const { job } = view;
   const pauseOrResume =
@@ -100,6 +110,7 @@ export function jobView(ctx: ViewContext, view: JobPage): Html {
 <div class="actions">
 ${postButton(ctx, paths.jobAction(job.id, 'run-now'), 'Run now', { className: 'primary' })}
 ${pauseOrResume}
+${getButton(paths.jobEdit(job.id), 'Edit')}
 ${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'danger', confirm: `Delete the job "${job.name}" with its executions and rules? This cannot be undone.` })}
 </div>
 <div class="grid">
@@ -107,19 +118,27 @@ ${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'dan
 <section class="card" aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>${details(ctx, job)}</section>
 </div>
 <section class="card" aria-labelledby="recent-heading"><h2 id="recent-heading">Recent executions</h2>${recentExecutions(ctx, job, view.executions)}</section>
-<section class="card" aria-labelledby="rules-heading"><h2 id="rules-heading">Notification rules</h2>${rulesSection(ctx, job, view.rules, view.channels)}</section>
-<section aria-labelledby="edit-heading"><h2 id="edit-heading">Edit</h2>
-${jobForm(ctx, { action: paths.job(job.id), submitLabel: 'Save changes', mode: 'edit', values: view.form.values, errors: view.form.errors })}
-</section>`,
+<section class="card" aria-labelledby="rules-heading"><h2 id="rules-heading">Notification rules</h2>${rulesSection(ctx, job, view.rules, view.channels)}</section>`,
+  );
+}
+
+/** Editing a job: every field of it, on a page of its own, with the way back. */
+export function editJobView(ctx: ViewContext, job: Job, form: JobForm): Html {
+  return page(
+    ctx,
+    { title: `Edit ${job.name}`, section: 'jobs' },
+    html`<p class="back"><a href="${paths.job(job.id)}">Back to ${job.name}</a></p>
+<h1>Edit ${job.name}</h1>
+${jobForm(ctx, { action: paths.job(job.id), submitLabel: 'Save changes', mode: 'edit', ...form, cancel: paths.job(job.id) })}`,
   );
 }
 
 /** New job: the same form, empty but for the API's defaults. */
-export function newJobView(ctx: ViewContext, form: { values: FormValues; errors: FieldErrors }): Html {
+export function newJobView(ctx: ViewContext, form: JobForm): Html {
   return page(
     ctx,
     { title: 'New job', section: 'new-job' },
     html`<h1>New job</h1>
-${jobForm(ctx, { action: paths.jobs, submitLabel: 'Create job', mode: 'create', values: form.values, errors: form.errors })}`,
+${jobForm(ctx, { action: paths.jobs, submitLabel: 'Create job', mode: 'create', ...form })}`,
   );
 }

@@ -2,7 +2,7 @@ import type { Monitor } from '@cronsvc/contracts';
 import { when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
-import type { FieldErrors, FormValues } from '../job-form.js';
+import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
 import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 

@@ -1,7 +1,7 @@
 import type { Secret } from '@cronsvc/contracts';
 import { when } from '../format.js';
 import { html, type Html } from '../html.js';
-import type { FieldErrors, FormValues } from '../job-form.js';
+import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
 import { csrfField, page, postButton, type ViewContext } from './layout.js';
