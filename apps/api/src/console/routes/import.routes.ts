@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { AppError, importCrontab, serializeJob } from '@cronsvc/core';
 import { sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
-import { postedValues } from '../job-form.js';
+import { postedValues } from '../form-parsing.js';
 import { importView } from '../views/import.view.js';
 
 /** Import a crontab (POST /v1/jobs/import's use case), with the answer shown as a page. */
