@@ -1,0 +1,118 @@
+import { FIRE_OUTCOMES, SCHEDULED_KINDS, type Fire, type FireOutcome, type FireSkipReason, type WorkspaceFire } from '@cronsvc/contracts';
+import Joi from 'joi';
+import { AppError } from '../errors/app-error.js';
+import type { Deps } from '../deps/deps.js';
+import { pagingKeys, type Page } from '../lists/paging.js';
+import { validate } from '../validation/validate.js';
+import { lagMs } from './fire-outcome.js';
+
+const filters = {
+  outcome: Joi.string().valid(...FIRE_OUTCOMES),
+  from: Joi.date().iso(),
+  to: Joi.date().iso(),
+  ...pagingKeys,
+};
+const jobQuerySchema = Joi.object(filters);
+const workspaceQuerySchema = Joi.object({ ...filters, job_id: Joi.string().max(100) });
+
+interface FireQuery {
+  outcome?: FireOutcome;
+  from?: Date;
+  to?: Date;
+  job_id?: string;
+  limit: number;
+  offset: number;
+}
+
+interface LedgerRow {
+  job_id: string;
+  job_name: string;
+  scheduled_for: Date;
+  due_at: Date;
+  outcome: FireOutcome;
+  execution_id: string | null;
+  fired_at: Date | null;
+  reason: FireSkipReason | null;
+}
+
+// The ledger (docs/adr/019-fire-ledger.md): slots that got an execution (a schedule fire of a
+// scheduled kind; manual runs have no fire key) with their outcome read from started_at and the
+// due time, and the recorded gaps. Parameters: $1 workspace, $2 job or null, $3 from, $4 to,
+// $5 FIRE_LATE_AFTER in ms. Sent unnamed, so Postgres plans it for the filters actually given.
+// executedFireOutcome (fire-outcome.ts) says the same in TypeScript.
+const LEDGER = `
+  SELECT e.job_id, e.scheduled_for, e.scheduled_for + COALESCE(e.jitter_ms, 0) * interval '1 millisecond' AS due_at,
+         CASE WHEN e.started_at IS NULL THEN 'pending'
+              WHEN e.caught_up THEN 'caught_up'
+              WHEN e.started_at - e.scheduled_for - COALESCE(e.jitter_ms, 0) * interval '1 millisecond' <= $5::int * interval '1 millisecond' THEN 'fired'
+              ELSE 'late' END AS outcome,
+         e.id AS execution_id, e.started_at AS fired_at, NULL::text AS reason
+    FROM executions AS e JOIN jobs AS j ON j.id = e.job_id
+   WHERE e.workspace_id = $1 AND e.fire_key IS NOT NULL AND j.kind IN (${SCHEDULED_KINDS.map((k) => `'${k}'`).join(', ')})
+     AND ($2::text IS NULL OR e.job_id = $2) AND ($3::timestamptz IS NULL OR e.scheduled_for >= $3) AND ($4::timestamptz IS NULL OR e.scheduled_for <= $4)
+  UNION ALL
+  SELECT g.job_id, g.scheduled_for, g.due_at, g.outcome, g.execution_id, NULL, g.reason
+    FROM fire_gaps AS g
+   WHERE g.workspace_id = $1
+     AND ($2::text IS NULL OR g.job_id = $2) AND ($3::timestamptz IS NULL OR g.scheduled_for >= $3) AND ($4::timestamptz IS NULL OR g.scheduled_for <= $4)`;
+
+const PAGE_SQL = `
+  SELECT l.*, j.name AS job_name FROM (${LEDGER}) AS l JOIN jobs AS j ON j.id = l.job_id
+   WHERE ($6::text IS NULL OR l.outcome = $6)
+   ORDER BY l.scheduled_for DESC, l.job_id
+   LIMIT $7 OFFSET $8`;
+
+const COUNT_SQL = `SELECT count(*)::int AS total FROM (${LEDGER}) AS l WHERE ($6::text IS NULL OR l.outcome = $6)`;
+
+export type LedgerFire = WorkspaceFire;
+
+async function ledgerPage(deps: Pick<Deps, 'pool' | 'config'>, workspaceId: string, jobId: string | null, q: FireQuery): Promise<Page<LedgerFire>> {
+  if (q.from && q.to && q.from > q.to) throw AppError.validation([{ path: 'from', message: 'must not be after to' }]);
+  const base = [workspaceId, jobId, q.from ?? null, q.to ?? null, deps.config.fireLateAfterMs, q.outcome ?? null];
+  const [page, count] = await Promise.all([
+    deps.pool.query<LedgerRow>(PAGE_SQL, [...base, q.limit, q.offset]),
+    deps.pool.query<{ total: number }>(COUNT_SQL, base),
+  ]);
+  return { data: page.rows.map(toFire), total: count.rows[0]?.total ?? 0, limit: q.limit, offset: q.offset };
+}
+
+function toFire(row: LedgerRow): LedgerFire {
+  return {
+    job_id: row.job_id,
+    job_name: row.job_name,
+    scheduled_for: row.scheduled_for.toISOString(),
+    due_at: row.due_at.toISOString(),
+    outcome: row.outcome,
+    execution_id: row.execution_id,
+    fired_at: row.fired_at?.toISOString() ?? null,
+    lag_ms: row.fired_at ? lagMs(row.due_at, row.fired_at) : null,
+    reason: row.reason,
+  };
+}
+
+/** A fire as GET /v1/jobs/:id/fires shows it: the job is the one asked for. */
+export function jobFire(fire: LedgerFire): Fire {
+  const { job_id: _job, job_name: _name, ...rest } = fire;
+  return rest;
+}
+
+/** GET /v1/jobs/:id/fires: one job's expected fires, newest slot first (docs/JOBS.md, "The fire ledger"). The caller checks the job is the workspace's. */
+export async function listJobFires(deps: Pick<Deps, 'pool' | 'config'>, workspaceId: string, jobId: string, query: unknown): Promise<Page<LedgerFire>> {
+  return ledgerPage(deps, workspaceId, jobId, validate<FireQuery>(jobQuerySchema.prefs({ convert: true }), query));
+}
+
+/** GET /v1/fires: the workspace's expected fires, each with its job, newest slot first. */
+export async function listFires(deps: Pick<Deps, 'pool' | 'config'>, workspaceId: string, query: unknown): Promise<Page<LedgerFire>> {
+  const q = validate<FireQuery>(workspaceQuerySchema.prefs({ convert: true }), query);
+  return ledgerPage(deps, workspaceId, q.job_id ?? null, q);
+}
+
+/** Missed slots per job since `since` (the console's jobs list shows the last 24 h), for the given jobs. */
+export async function missedCounts(deps: Pick<Deps, 'pool'>, jobIds: readonly string[], since: Date): Promise<Map<string, number>> {
+  if (jobIds.length === 0) return new Map();
+  const { rows } = await deps.pool.query<{ job_id: string; missed: number }>(
+    `SELECT job_id, count(*)::int AS missed FROM fire_gaps WHERE job_id = ANY($1::text[]) AND scheduled_for >= $2 AND outcome = 'missed' GROUP BY job_id`,
+    [jobIds, since.toISOString()],
+  );
+  return new Map(rows.map((r) => [r.job_id, r.missed]));
+}
