@@ -12,8 +12,8 @@ const filters = {
   to: Joi.date().iso(),
   ...pagingKeys,
 };
-const jobQuerySchema = Joi.object(filters);
-const workspaceQuerySchema = Joi.object({ ...filters, job_id: Joi.string().max(100) });
+export const jobQuerySchema = Joi.object(filters);
+export const workspaceQuerySchema = Joi.object({ ...filters, job_id: Joi.string().max(100) });
 
 interface FireQuery {
   outcome?: FireOutcome;
