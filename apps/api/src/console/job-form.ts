@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, REQUEST_KINDS, STEP_KINDS, type ErrorDetail, type Job } from '@cronsvc/contracts';
+import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS, type ErrorDetail, type Job } from '@cronsvc/contracts';
 
 /**
  * The New job and edit forms as data: the form's fields (flat strings) to the API's job body and
@@ -11,6 +11,7 @@ export type FieldErrors = Record<string, string[]>;
 
 const isRequestKind = (kind: string) => (REQUEST_KINDS as readonly string[]).includes(kind);
 const isStepKind = (kind: string) => (STEP_KINDS as readonly string[]).includes(kind);
+const isScheduledKind = (kind: string) => (SCHEDULED_KINDS as readonly string[]).includes(kind);
 
 /** A new job's form: the API's defaults, written out so a person sees them. */
 export function newJobValues(): FormValues {
@@ -23,6 +24,9 @@ export function newJobValues(): FormValues {
     max_attempts: '3',
     retry_on_statuses: DEFAULT_RETRY_ON_STATUSES.join(', '),
     notification_override: 'inherit',
+    overlap_policy: 'queue',
+    catch_up_policy: 'one',
+    jitter_seconds: '0',
   };
 }
 
@@ -58,6 +62,9 @@ export function jobValues(job: Job): FormValues {
     on_success_url: job.on_success_url ?? '',
     on_failure_url: job.on_failure_url ?? '',
     notification_override: job.notification_override,
+    overlap_policy: job.overlap_policy ?? 'queue',
+    catch_up_policy: job.catch_up_policy ?? 'one',
+    jitter_seconds: job.jitter_seconds?.toString() ?? '0',
     webhook_secret: '',
   };
 }
@@ -152,6 +159,11 @@ export function jobBody(values: FormValues, mode: Mode): Parsed {
     body.max_workflow_duration_seconds = number(values.max_workflow_duration_seconds, mode);
     if (kind === 'webhook_trigger' && (values.webhook_secret ?? '') !== '') body.webhook_secret = values.webhook_secret;
   }
+  if (isScheduledKind(kind)) {
+    if (values.overlap_policy) body.overlap_policy = values.overlap_policy;
+    if (values.catch_up_policy) body.catch_up_policy = values.catch_up_policy;
+    body.jitter_seconds = number(values.jitter_seconds, mode);
+  }
   body.retry_policy = withoutUndefined({ max_attempts: number(values.max_attempts, mode), retry_on_statuses: numberList(values.retry_on_statuses, mode) });
   body.max_concurrent_executions = number(values.max_concurrent_executions, 'create');
   body.on_success_url = optionalText(values.on_success_url, mode);
@@ -211,6 +223,9 @@ const FIELD_OF_PATH: [string, string][] = [
   ['state', 'state'],
   ['max_workflow_duration_seconds', 'max_workflow_duration_seconds'],
   ['max_concurrent_executions', 'max_concurrent_executions'],
+  ['overlap_policy', 'overlap_policy'],
+  ['catch_up_policy', 'catch_up_policy'],
+  ['jitter_seconds', 'jitter_seconds'],
   ['on_success_url', 'on_success_url'],
   ['on_failure_url', 'on_failure_url'],
   ['notification_override', 'notification_override'],
