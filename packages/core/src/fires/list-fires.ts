@@ -1,4 +1,4 @@
-import { FIRE_OUTCOMES, SCHEDULED_KINDS, type Fire, type FireOutcome, type FireSkipReason, type WorkspaceFire } from '@cronsvc/contracts';
+import { FIRE_OUTCOMES, type Fire, type FireOutcome, type FireSkipReason, type WorkspaceFire } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
@@ -35,34 +35,47 @@ interface LedgerRow {
   reason: FireSkipReason | null;
 }
 
-// The ledger (docs/adr/019-fire-ledger.md): slots that got an execution (a schedule fire of a
-// scheduled kind; manual runs have no fire key) with their outcome read from started_at and the
-// due time, and the recorded gaps. Parameters: $1 workspace, $2 job or null, $3 from, $4 to,
-// $5 FIRE_LATE_AFTER in ms. Sent unnamed, so Postgres plans it for the filters actually given.
-// executedFireOutcome (fire-outcome.ts) says the same in TypeScript.
-const LEDGER = `
-  SELECT e.job_id, e.scheduled_for, e.scheduled_for + COALESCE(e.jitter_ms, 0) * interval '1 millisecond' AS due_at,
-         CASE WHEN e.started_at IS NULL THEN 'pending'
-              WHEN e.caught_up THEN 'caught_up'
-              WHEN e.started_at - e.scheduled_for - COALESCE(e.jitter_ms, 0) * interval '1 millisecond' <= $5::int * interval '1 millisecond' THEN 'fired'
-              ELSE 'late' END AS outcome,
-         e.id AS execution_id, e.started_at AS fired_at, NULL::text AS reason
-    FROM executions AS e JOIN jobs AS j ON j.id = e.job_id
-   WHERE e.workspace_id = $1 AND e.fire_key IS NOT NULL AND j.kind IN (${SCHEDULED_KINDS.map((k) => `'${k}'`).join(', ')})
-     AND ($2::text IS NULL OR e.job_id = $2) AND ($3::timestamptz IS NULL OR e.scheduled_for >= $3) AND ($4::timestamptz IS NULL OR e.scheduled_for <= $4)
-  UNION ALL
-  SELECT g.job_id, g.scheduled_for, g.due_at, g.outcome, g.execution_id, NULL, g.reason
-    FROM fire_gaps AS g
-   WHERE g.workspace_id = $1
-     AND ($2::text IS NULL OR g.job_id = $2) AND ($3::timestamptz IS NULL OR g.scheduled_for >= $3) AND ($4::timestamptz IS NULL OR g.scheduled_for <= $4)`;
+// The ledger (docs/adr/019-fire-ledger.md): slots that got an execution (a schedule fire; manual
+// runs have no fire key, one_time jobs' executions are left out) with their outcome read from
+// started_at and the due time, and the recorded gaps. Parameters: $1 workspace, $2 job or null,
+// $3 from, $4 to, $5 FIRE_LATE_AFTER in ms, $6 outcome or null. Sent unnamed, so Postgres plans
+// it for the filters actually given. executedFireOutcome (fire-outcome.ts) says the same in TypeScript.
+const EXECUTED_OUTCOME = `
+  CASE WHEN e.started_at IS NULL THEN 'pending'
+       WHEN e.caught_up THEN 'caught_up'
+       WHEN e.started_at - e.scheduled_for - COALESCE(e.jitter_ms, 0) * interval '1 millisecond' <= $5::int * interval '1 millisecond' THEN 'fired'
+       ELSE 'late' END`;
 
+const EXECUTED_WHERE = `
+  e.workspace_id = $1 AND e.fire_key IS NOT NULL
+  AND e.job_id NOT IN (SELECT id FROM jobs WHERE workspace_id = $1 AND kind = 'one_time')
+  AND ($2::text IS NULL OR e.job_id = $2) AND ($3::timestamptz IS NULL OR e.scheduled_for >= $3) AND ($4::timestamptz IS NULL OR e.scheduled_for <= $4)
+  AND ($6::text IS NULL OR ${EXECUTED_OUTCOME} = $6)`;
+
+const GAP_WHERE = `
+  g.workspace_id = $1
+  AND ($2::text IS NULL OR g.job_id = $2) AND ($3::timestamptz IS NULL OR g.scheduled_for >= $3) AND ($4::timestamptz IS NULL OR g.scheduled_for <= $4)
+  AND ($6::text IS NULL OR g.outcome = $6)`;
+
+// A page: each side yields its first offset + limit rows in order (an index scan newest first
+// that stops early), and only those are merged, paged and joined to their jobs' names.
 const PAGE_SQL = `
-  SELECT l.*, j.name AS job_name FROM (${LEDGER}) AS l JOIN jobs AS j ON j.id = l.job_id
-   WHERE ($6::text IS NULL OR l.outcome = $6)
-   ORDER BY l.scheduled_for DESC, l.job_id
+  WITH page AS (
+    (SELECT e.job_id, e.scheduled_for, e.scheduled_for + COALESCE(e.jitter_ms, 0) * interval '1 millisecond' AS due_at, ${EXECUTED_OUTCOME} AS outcome,
+            e.id AS execution_id, e.started_at AS fired_at, NULL::text AS reason
+       FROM executions AS e WHERE ${EXECUTED_WHERE}
+      ORDER BY e.scheduled_for DESC, e.job_id LIMIT $7::int + $8::int)
+    UNION ALL
+    (SELECT g.job_id, g.scheduled_for, g.due_at, g.outcome, g.execution_id, NULL, g.reason
+       FROM fire_gaps AS g WHERE ${GAP_WHERE}
+      ORDER BY g.scheduled_for DESC, g.job_id LIMIT $7::int + $8::int)
+  )
+  SELECT p.*, j.name AS job_name FROM page AS p JOIN jobs AS j ON j.id = p.job_id
+   ORDER BY p.scheduled_for DESC, p.job_id
    LIMIT $7 OFFSET $8`;
 
-const COUNT_SQL = `SELECT count(*)::int AS total FROM (${LEDGER}) AS l WHERE ($6::text IS NULL OR l.outcome = $6)`;
+const COUNT_SQL = `
+  SELECT (SELECT count(*) FROM executions AS e WHERE ${EXECUTED_WHERE})::int + (SELECT count(*) FROM fire_gaps AS g WHERE ${GAP_WHERE})::int AS total`;
 
 export type LedgerFire = WorkspaceFire;
 
