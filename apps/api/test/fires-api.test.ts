@@ -62,6 +62,26 @@ describe('GET /v1/jobs/:id/fires', () => {
     expect(await firesCounted('missed')).toBe(missedBefore + 2);
   });
 
+  it('records a window once, with one catch-up, when several schedulers pass at the same moment', async () => {
+    const job = await everyMinute();
+    await anOutageOf(f.ctx.runtime, job.id, 4);
+    await Promise.all([schedulerPass(), schedulerPass(), schedulerPass()]);
+    await schedulerPass();
+    const listed = await firesOf(job.id);
+    const outcomes = listed.data.map((x) => x.outcome);
+    expect(outcomes.filter((o) => o === 'missed')).toHaveLength(3);
+    expect(['pending', 'caught_up']).toContain(outcomes[3]);
+    expect(new Set(listed.data.map((x) => x.scheduled_for)).size).toBe(4);
+    expect(await f.ctx.runtime.db.execution.count({ where: { jobId: job.id } })).toBe(1);
+  });
+
+  it('leaves one_time jobs out of the ledger: they have no schedule', async () => {
+    const once = await f.createJob(aOneTimeJob({ request: { url: `${f.target.url}/once` } }));
+    await waitFor(async () => (await f.ctx.runtime.db.execution.count({ where: { jobId: once.id } })) === 1, { what: 'the one_time execution' });
+    expect((await firesOf(once.id)).total).toBe(0);
+    expect((await f.get(`/v1/fires?job_id=${once.id}`)).body.total).toBe(0);
+  });
+
   it('records every slot of the window missed, and runs nothing, with catch_up_policy none', async () => {
     const job = await everyMinute({ catch_up_policy: 'none' });
     const slots = await anOutageOf(f.ctx.runtime, job.id, 2);
