@@ -8,10 +8,12 @@ const SAMPLE = 100_000;
 
 export interface LedgerBytes {
   sampled: number;
-  /** Heap bytes per execution row without the ledger columns, with them null, and with them set. */
+  /** Average stored tuple of an execution row without the ledger columns, with them null, and with them set. */
   withoutColumns: number;
   columnsNull: number;
   columnsSet: number;
+  /** The same as heap bytes per row (pages included), which moves in steps as rows per page change. */
+  heapPerRow: { withoutColumns: number; columnsNull: number; columnsSet: number };
   gaps: number;
   /** fire_gaps bytes per row, indexes included. */
   gapBytes: number;
@@ -19,7 +21,12 @@ export interface LedgerBytes {
 
 async function heapPerRow(client: pg.PoolClient, table: string, rows: number): Promise<number> {
   const r = await client.query<{ bytes: string }>(`SELECT pg_relation_size($1::regclass)::text AS bytes`, [table]);
-  return Number(r.rows[0].bytes) / rows;
+  return rows ? Number(r.rows[0].bytes) / rows : 0;
+}
+
+async function averageTuple(client: pg.PoolClient, table: string): Promise<number> {
+  const r = await client.query<{ bytes: number | null }>(`SELECT avg(pg_column_size(t.*))::float8 AS bytes FROM ${table} AS t`);
+  return r.rows[0].bytes ?? 0;
 }
 
 /** The execution columns' cost on up to 100,000 stored executions, and a fire_gaps row's on `gaps` seeded rows. */
@@ -39,9 +46,14 @@ export async function ledgerBytes(pool: pg.Pool, workspaceId: string, gaps: numb
     await client.query('VACUUM FULL ledger_set');
     const result = {
       sampled,
-      withoutColumns: sampled ? await heapPerRow(client, 'ledger_without', sampled) : 0,
-      columnsNull: sampled ? await heapPerRow(client, 'ledger_null', sampled) : 0,
-      columnsSet: sampled ? await heapPerRow(client, 'ledger_set', sampled) : 0,
+      withoutColumns: await averageTuple(client, 'ledger_without'),
+      columnsNull: await averageTuple(client, 'ledger_null'),
+      columnsSet: await averageTuple(client, 'ledger_set'),
+      heapPerRow: {
+        withoutColumns: await heapPerRow(client, 'ledger_without', sampled),
+        columnsNull: await heapPerRow(client, 'ledger_null', sampled),
+        columnsSet: await heapPerRow(client, 'ledger_set', sampled),
+      },
     };
     await client.query('DROP TABLE ledger_without, ledger_null, ledger_set');
 
