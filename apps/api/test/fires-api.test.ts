@@ -75,6 +75,20 @@ describe('GET /v1/jobs/:id/fires', () => {
     expect(await f.ctx.runtime.db.execution.count({ where: { jobId: job.id } })).toBe(1);
   });
 
+  it('shows a due slot the scheduler has not reached as pending without an execution, the state the readiness check watches', async () => {
+    const job = await everyMinute();
+    const slot = await nextSlotIn(job.id, -20_000);
+    const waiting = await firesOf(job.id);
+    expect(waiting.data).toEqual([{ scheduled_for: iso(slot), due_at: iso(slot), outcome: 'pending', execution_id: null, fired_at: null, lag_ms: null, reason: null }]);
+    expect((await firesOf(job.id, '?outcome=pending')).total).toBe(1);
+    expect((await firesOf(job.id, '?outcome=missed')).total).toBe(0);
+    // Found 20 s late (more than FIRE_LATE_AFTER_SECONDS here): a window of one, its catch-up in its place.
+    await schedulerPass();
+    const listed = await firesOf(job.id);
+    expect(listed.total).toBe(1);
+    expect(listed.data[0]).toMatchObject({ scheduled_for: iso(slot), execution_id: expect.stringMatching(/^exe_/) });
+  });
+
   it('leaves one_time jobs out of the ledger: they have no schedule', async () => {
     const once = await f.createJob(aOneTimeJob({ request: { url: `${f.target.url}/once` } }));
     await waitFor(async () => (await f.ctx.runtime.db.execution.count({ where: { jobId: once.id } })) === 1, { what: 'the one_time execution' });

@@ -1,4 +1,4 @@
-import { FIRE_OUTCOMES, type Fire, type FireOutcome, type FireSkipReason, type WorkspaceFire } from '@cronsvc/contracts';
+import { FIRE_OUTCOMES, SCHEDULED_KINDS, type Fire, type FireOutcome, type FireSkipReason, type WorkspaceFire } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
@@ -57,6 +57,14 @@ const GAP_WHERE = `
   AND ($2::text IS NULL OR g.job_id = $2) AND ($3::timestamptz IS NULL OR g.scheduled_for >= $3) AND ($4::timestamptz IS NULL OR g.scheduled_for <= $4)
   AND ($6::text IS NULL OR g.outcome = $6)`;
 
+// A slot that is due but has no execution yet because the scheduler has not reached it (it is
+// stopped or behind: what the readiness check watches) is pending too, due at the slot itself
+// until the scheduler draws its jitter.
+const OVERDUE_WHERE = `
+  j.workspace_id = $1 AND j.next_run_at <= now() AND j.kind IN (${SCHEDULED_KINDS.map((k) => `'${k}'`).join(', ')})
+  AND ($2::text IS NULL OR j.id = $2) AND ($3::timestamptz IS NULL OR j.next_run_at >= $3) AND ($4::timestamptz IS NULL OR j.next_run_at <= $4)
+  AND ($6::text IS NULL OR $6 = 'pending')`;
+
 // A page: each side yields its first offset + limit rows in order (an index scan newest first
 // that stops early), and only those are merged, paged and joined to their jobs' names.
 const PAGE_SQL = `
@@ -69,13 +77,18 @@ const PAGE_SQL = `
     (SELECT g.job_id, g.scheduled_for, g.due_at, g.outcome, g.execution_id, NULL, g.reason
        FROM fire_gaps AS g WHERE ${GAP_WHERE}
       ORDER BY g.scheduled_for DESC, g.job_id LIMIT $7::int + $8::int)
+    UNION ALL
+    (SELECT j.id, j.next_run_at, j.next_run_at, 'pending', NULL, NULL, NULL
+       FROM jobs AS j WHERE ${OVERDUE_WHERE}
+      ORDER BY j.next_run_at DESC, j.id LIMIT $7::int + $8::int)
   )
   SELECT p.*, j.name AS job_name FROM page AS p JOIN jobs AS j ON j.id = p.job_id
    ORDER BY p.scheduled_for DESC, p.job_id
    LIMIT $7 OFFSET $8`;
 
 const COUNT_SQL = `
-  SELECT (SELECT count(*) FROM executions AS e WHERE ${EXECUTED_WHERE})::int + (SELECT count(*) FROM fire_gaps AS g WHERE ${GAP_WHERE})::int AS total`;
+  SELECT (SELECT count(*) FROM executions AS e WHERE ${EXECUTED_WHERE})::int + (SELECT count(*) FROM fire_gaps AS g WHERE ${GAP_WHERE})::int
+       + (SELECT count(*) FROM jobs AS j WHERE ${OVERDUE_WHERE})::int AS total`;
 
 export type LedgerFire = WorkspaceFire;
 
