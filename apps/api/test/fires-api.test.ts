@@ -238,6 +238,13 @@ describe('GET /v1/fires', () => {
     expect(theirs.body).toEqual({ data: [], total: 0, limit: 50, offset: 0 });
     expect((await f.get('/v1/fires?outcome=nope')).status).toBe(400);
   });
+
+  it.each(['job_id=job_%00x', 'outcome=missed%00', 'from=2030-01-01T00:00:00Z%00'])('answers a NUL byte in a filter (?%s) with a 4xx, never a 500', async (query) => {
+    const res = await f.get(`/v1/fires?${query}`);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.error.code).toEqual(expect.any(String));
+  });
 });
 
 describe('fire policies on jobs', () => {
