@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { fireDueJobs, processRegistry } from '@cronsvc/core';
-import { anOutageOf, aOneTimeJob, aRecurringJob, aTriggerJob, holdAnswers, waitFor, waitStep } from '@cronsvc/core/testing';
+import { anOutageOf, aOneTimeJob, aRecurringJob, aScheduledJob, aTriggerJob, holdAnswers, waitFor, waitStep } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
 // The fire ledger through the API (docs/JOBS.md, "The fire ledger"): the scheduler's passes are
@@ -107,6 +107,16 @@ describe('GET /v1/jobs/:id/fires', () => {
     ]);
     expect(await f.ctx.runtime.db.execution.count({ where: { jobId: job.id } })).toBe(0);
     expect((await f.get(`/v1/jobs/${job.id}`)).body.next_run_at).toBe(iso(new Date(slots[1].getTime() + 60_000)));
+  });
+
+  it('completes a scheduled job whose one slot was missed with catch_up_policy none, running nothing', async () => {
+    const job = await f.createJob(aScheduledJob({ request: { url: `${f.target.url}/later` }, catch_up_policy: 'none' }));
+    const slot = new Date(Date.now() - 5 * 60_000);
+    await f.ctx.runtime.db.job.update({ where: { id: job.id }, data: { nextRunAt: slot } });
+    await schedulerPass();
+    expect((await firesOf(job.id)).data).toEqual([{ scheduled_for: iso(slot), due_at: iso(slot), outcome: 'missed', execution_id: null, fired_at: null, lag_ms: null, reason: null }]);
+    expect((await f.get(`/v1/jobs/${job.id}`)).body).toMatchObject({ state: 'completed', next_run_at: null });
+    expect(await f.ctx.runtime.db.execution.count({ where: { jobId: job.id } })).toBe(0);
   });
 
   it('never credits a slot to a run-now made just before it, nor lists the manual run', async () => {
