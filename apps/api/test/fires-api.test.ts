@@ -7,6 +7,9 @@ import { useWorkflowFixture } from './workflow-fixture.js';
 // run here (fireDueJobs) at the moments a test chooses, the executor runs in process.
 const LATE_AFTER_S = 10;
 const f = useWorkflowFixture({ env: { FIRE_LATE_AFTER_SECONDS: String(LATE_AFTER_S) } });
+// Each test's jobs go with it, so a later test's scheduler pass fires nothing of an earlier one
+// and the counters move by what the test itself did.
+afterEach(() => f.ctx.runtime.db.job.deleteMany({ where: { workspaceId: f.workspaceId } }));
 
 type Listed = { data: Record<string, any>[]; total: number; limit: number; offset: number };
 const iso = (d: Date) => d.toISOString();
@@ -42,7 +45,7 @@ async function firesCounted(outcome: string): Promise<number> {
 describe('GET /v1/jobs/:id/fires', () => {
   it('lists a window missed while down as one caught_up fire and the other slots missed, linked to it, each slot once', async () => {
     const job = await everyMinute();
-    const missedBefore = await firesCounted('missed');
+    const [missedBefore, caughtUpBefore] = [await firesCounted('missed'), await firesCounted('caught_up')];
     const slots = await anOutageOf(f.ctx.runtime, job.id, 3);
     await schedulerPass();
     const listed = await firesWhen(job.id, (l) => l.data.some((x) => x.outcome === 'caught_up'), 'the catch-up to send its request');
@@ -60,6 +63,7 @@ describe('GET /v1/jobs/:id/fires', () => {
     expect((await firesOf(job.id)).total).toBe(3);
     expect(await f.ctx.runtime.db.execution.count({ where: { jobId: job.id } })).toBe(1);
     expect(await firesCounted('missed')).toBe(missedBefore + 2);
+    expect(await firesCounted('caught_up')).toBe(caughtUpBefore + 1);
   });
 
   it('records a window once, with one catch-up, when several schedulers pass at the same moment', async () => {
@@ -122,6 +126,7 @@ describe('GET /v1/jobs/:id/fires', () => {
   it('never credits a slot to a run-now made just before it, nor lists the manual run', async () => {
     const job = await everyMinute();
     const slot = await nextSlotIn(job.id, 2_000);
+    const firedBefore = await firesCounted('fired');
     const manual = await f.runNow(job.id);
     await f.until(manual, 'succeeded');
     expect((await firesOf(job.id)).data).toEqual([]);
@@ -133,6 +138,8 @@ describe('GET /v1/jobs/:id/fires', () => {
     expect(listed.data[0].lag_ms).toBeLessThanOrEqual(LATE_AFTER_S * 1000);
     const exe = await f.execution(listed.data[0].execution_id);
     expect(exe).toMatchObject({ source: 'schedule', scheduled_for: iso(slot), started_at: listed.data[0].fired_at });
+    // The manual run is not a fire: the counter moved by the slot's fire alone.
+    expect(await firesCounted('fired')).toBe(firedBefore + 1);
   });
 
   it('shows a fire whose first request went out after FIRE_LATE_AFTER_SECONDS as late', async () => {
@@ -145,9 +152,11 @@ describe('GET /v1/jobs/:id/fires', () => {
     // overlap_policy queue: the fire waits for the slot the manual run holds.
     await waitFor(() => Date.now() > slot.getTime() + LATE_AFTER_S * 1000 + 1_000, { what: 'the fire to be late', timeoutMs: 30_000, intervalMs: 250 });
     expect((await firesOf(job.id)).data.map((x) => x.outcome)).toEqual(['pending']);
+    const lateBefore = await firesCounted('late');
     release();
     const listed = await firesWhen(job.id, (l) => l.data[0]?.outcome !== 'pending', 'the fire to send its request');
     expect(listed.data[0]).toMatchObject({ scheduled_for: iso(slot), outcome: 'late' });
+    expect(await firesCounted('late')).toBe(lateBefore + 1);
     expect(listed.data[0].lag_ms).toBeGreaterThan(LATE_AFTER_S * 1000);
   });
 
