@@ -28,6 +28,10 @@ export async function api(ctx: BenchContext): Promise<ScenarioResult> {
   const post = { url: `${service.baseUrl}/v1/jobs`, method: 'POST' as const, headers, body: jobBody };
   const list = { url: `${service.baseUrl}/v1/executions?limit=50`, method: 'GET' as const, headers };
   const common = { durationSeconds: p.durationSeconds, warmupSeconds: p.warmupSeconds };
+  // The fire ledger of one of the history's jobs, and the workspace's (every stored fire counted).
+  const { rows: [historyJob] } = await ctx.pool.query<{ id: string }>(`SELECT id FROM jobs WHERE name LIKE 'history-%' ORDER BY id LIMIT 1`);
+  const jobFires = { url: `${service.baseUrl}/v1/jobs/${historyJob.id}/fires?limit=50`, method: 'GET' as const, headers };
+  const fires = { url: `${service.baseUrl}/v1/fires?limit=50`, method: 'GET' as const, headers };
   // The targets are judged at an even pace; autocannon's per-second bursts at the same rate are
   // printed beside them for comparison (see bench/load/paced.ts).
   const runs: (LoadRun & { target?: Target; rate?: number })[] = [
@@ -35,6 +39,8 @@ export async function api(ctx: BenchContext): Promise<ScenarioResult> {
     { name: `GET /v1/executions?limit=50 at ${p.getRate} req/s`, ...list, ...common, connections: p.connections, overallRate: p.getRate, paced: true, target: TARGETS.executionsPageP99Ms, rate: p.getRate },
     { name: `POST /v1/jobs at ${p.postRate} req/s in autocannon's bursts`, ...post, ...common, connections: p.connections, overallRate: p.postRate, rate: p.postRate },
     { name: `GET /v1/executions?limit=50 at ${p.getRate} req/s in autocannon's bursts`, ...list, ...common, connections: p.connections, overallRate: p.getRate, rate: p.getRate },
+    { name: `GET /v1/jobs/:id/fires?limit=50 at ${p.getRate} req/s`, ...jobFires, ...common, connections: p.connections, overallRate: p.getRate, paced: true, rate: p.getRate },
+    { name: 'GET /v1/fires?limit=50 flat out', ...fires, ...common, connections: 2 },
     { name: 'POST /v1/jobs flat out', ...post, ...common, connections: 10 },
     { name: 'GET /v1/executions?limit=50 flat out', ...list, ...common, connections: 10 },
   ];

@@ -6,6 +6,7 @@
 // Postgres bytes per job and per execution from pg_total_relation_size / rows.
 import { cpuWindow, ensureService, serviceSetting, sleep, type BenchContext } from '../harness/context.js';
 import { ensureHistory } from '../harness/history.js';
+import { ledgerBytes } from '../harness/ledger-bytes.js';
 import { rssBytes } from '../harness/processes.js';
 import { jobShape, resetServiceData, seedDailySchedules, workspaceId } from '../harness/seed.js';
 import type { Service } from '../harness/service.js';
@@ -74,6 +75,35 @@ export async function schedulesFootprint(ctx: BenchContext): Promise<ScenarioRes
     note: exe.rows > 0 ? `executions ${Math.round(exe.bytes / exe.rows)} B + attempts ${Math.round(att.bytes / exe.rows)} B, tables with indexes and TOAST` : undefined,
   });
   details.executions = { executions: exe, attempts: att };
+
+  // The fire ledger: what a fire adds to its execution row, and what a slot without one weighs.
+  const ledger = await ledgerBytes(ctx.pool, await workspaceId(ctx.pool), p.executions);
+  const sampled = `average stored row over ${ledger.sampled.toLocaleString('en-US')} executions`;
+  const heap = (set: number) => `heap per row, pages included: ${(set - ledger.heapPerRow.withoutColumns).toFixed(1)} B`;
+  figures.push(
+    {
+      scenario: SCENARIO,
+      name: 'Fire ledger: bytes an on-time fire adds to its execution',
+      value: ledger.columnsNull - ledger.withoutColumns,
+      unit: 'B',
+      note: `${sampled}; ${heap(ledger.heapPerRow.columnsNull)}`,
+    },
+    {
+      scenario: SCENARIO,
+      name: 'Fire ledger: bytes a jittered fire or a catch-up adds to its execution',
+      value: ledger.columnsSet - ledger.withoutColumns,
+      unit: 'B',
+      note: `${sampled}; ${heap(ledger.heapPerRow.columnsSet)}`,
+    },
+    {
+      scenario: SCENARIO,
+      name: `Fire ledger: bytes per missed or skipped slot (${ledger.gaps.toLocaleString('en-US')} stored)`,
+      value: ledger.gapBytes,
+      unit: 'B',
+      note: 'fire_gaps with its indexes',
+    },
+  );
+  details.ledger = ledger;
 
   const lookahead = serviceSetting(ctx, 'SCHEDULER_LOOKAHEAD_MS', 5_000);
   const tick = serviceSetting(ctx, 'SCHEDULER_TICK_MS', 500);

@@ -15,6 +15,7 @@ import { deliveriesRouter } from './routers/deliveries.router.js';
 import { docsRouter } from './routers/docs.router.js';
 import { dlqRouter } from './routers/dlq.router.js';
 import { executionsRouter } from './routers/executions.router.js';
+import { firesRouter } from './routers/fires.router.js';
 import { jobsRouter } from './routers/jobs.router.js';
 import { monitorsRouter } from './routers/monitors.router.js';
 import { operatorRouter } from './routers/operator.router.js';
@@ -77,6 +78,7 @@ export function createApp(deps: ApiDeps): Express {
   if (perMinute !== undefined) v1.use(rateLimit(limitStore, perMinute, deps.logger));
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
+  v1.use('/fires', firesRouter(deps));
   v1.use('/dlq', dlqRouter(deps));
   v1.use('/secrets', secretsRouter(deps));
   v1.use('/signing-key', signingKeyRouter(deps));

@@ -52,10 +52,10 @@ it('has a dashboard whose every panel queries metrics the service exports', asyn
   }
 });
 
-it('has alert rules for fire lag, DLQ growth and readiness, each on metrics the service exports', async () => {
+it('has alert rules for fire lag, missed fires, DLQ growth and readiness, each on metrics the service exports', async () => {
   const rules = parseYaml(await readFile(path.join(repoRoot, 'docs/grafana/alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string; for: string; labels: { severity: string } }[] }[] };
   const all = rules.groups.flatMap((g) => g.rules);
-  expect(all.map((r) => r.alert)).toEqual(expect.arrayContaining(['CronsvcNotReady', 'CronsvcReadinessCheckFailing', 'CronsvcFiresLate', 'CronsvcFireLagHigh', 'CronsvcDlqGrowing']));
+  expect(all.map((r) => r.alert)).toEqual(expect.arrayContaining(['CronsvcNotReady', 'CronsvcReadinessCheckFailing', 'CronsvcFiresLate', 'CronsvcFireLagHigh', 'CronsvcDlqGrowing', 'CronsvcFiresMissed']));
   for (const rule of all) {
     expect([rule.alert, typeof rule.expr, rule.labels.severity]).toEqual([rule.alert, 'string', expect.stringMatching(/^(critical|warning|info)$/)]);
     expect(rule.for).toMatch(/^\d+[smh]$/);

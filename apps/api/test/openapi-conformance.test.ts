@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { ADMIN_TOKEN, aChannelBody, aCronJob, aDelivery, aMonitorBody, approvalStep, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
+import { fireDueJobs } from '@cronsvc/core';
+import { ADMIN_TOKEN, aChannelBody, aCronJob, aDelivery, aMonitorBody, anOutageOf, approvalStep, aRecurringJob, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
 import { openApiPath } from '../src/openapi/document.js';
 import { routeNamer } from '../src/routes/route-table.js';
 import { openApi } from './openapi-document.js';
@@ -115,6 +116,15 @@ it('answers every documented operation as the document says', async () => {
   await call('post', `/v1/executions/${second.body.id}/park`);
   await call('post', `/v1/executions/${second.body.id}/resume`);
   await finished(second.body.id, 'succeeded');
+
+  // The fire ledger, with a window missed while down: a catch-up and a missed slot.
+  const behind = await call('post', '/v1/jobs', { body: aRecurringJob({ name: 'behind', schedule: { every_n_minutes: 1 }, request: { url: url('/ok') } }) });
+  await anOutageOf(f.ctx.runtime, behind.body.id, 2);
+  await fireDueJobs(f.ctx.runtime, { lookaheadMs: 0 });
+  await call('get', `/v1/jobs/${behind.body.id}/fires`);
+  await call('get', '/v1/jobs/job_unknown/fires');
+  await call('get', '/v1/fires', { query: { job_id: behind.body.id, outcome: 'missed' } });
+  await call('get', '/v1/fires', { query: { outcome: 'ran' } });
 
   // The dead-letter queue.
   const failing = await call('post', '/v1/jobs', { body: { ...body, name: 'failing', request: { url: url('/fail') }, retry_policy: { max_attempts: 1 } } });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import type { Execution, ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
-import { aCronJob, aJob, repoRoot, waitFor } from '@cronsvc/core/testing';
+import type { Execution, Fire, ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
+import { fireDueJobs } from '@cronsvc/core';
+import { aCronJob, aJob, anOutageOf, repoRoot, waitFor } from '@cronsvc/core/testing';
 import { startExecutor } from '@cronsvc/executor';
 import { CLI, useCliApi } from './cli-harness.js';
 
@@ -88,6 +89,30 @@ describe('cronsvc jobs', () => {
     const gone = await api.cli(['jobs', 'get', job.id]);
     expect([gone.code, gone.stdout]).toEqual([1, '']);
     expect(gone.stderr).toMatch(/^error: not_found: .*\(HTTP 404\)/);
+  });
+
+  it('creates a job with its fire policies and lists its fires, filtered by outcome, as JSON and as a table', async () => {
+    const job = await api.json<Job>(['jobs', 'create', '--name', 'cli ledger', '--every', '1', '--url', `${api.target.url}/ok`, '--jitter', '0', '--overlap', 'skip', '--catch-up', 'none']);
+    expect(job).toMatchObject({ overlap_policy: 'skip', catch_up_policy: 'none', jitter_seconds: 0 });
+    const slots = await anOutageOf(api.ctx.runtime, job.id, 2);
+    await fireDueJobs(api.ctx.runtime, { lookaheadMs: 0 });
+    const [missed, none, table, bad] = await Promise.all([
+      api.json<ListEnvelope<Fire>>(['jobs', 'fires', job.id, '--outcome', 'missed']),
+      api.json<ListEnvelope<Fire>>(['jobs', 'fires', job.id, '--outcome', 'fired']),
+      api.cli(['jobs', 'fires', job.id]),
+      api.cli(['jobs', 'fires', job.id, '--outcome', 'gone']),
+    ]);
+    expect(missed.data.map((f) => [f.scheduled_for, f.outcome, f.execution_id])).toEqual([
+      [slots[1].toISOString(), 'missed', null],
+      [slots[0].toISOString(), 'missed', null],
+    ]);
+    expect(none.total).toBe(0);
+    const [header, row] = table.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^SCHEDULED FOR\s+OUTCOME\s+LAG\s+EXECUTION\s+REASON$/);
+    expect(row).toMatch(new RegExp(`^${slots[1].toISOString()}\\s+missed$`));
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: validation_failed: .*outcome/) });
+    const onTrigger = await api.cli(['jobs', 'update', job.id, '--once', '--jitter', '5']);
+    expect(onTrigger).toMatchObject({ code: 1, stderr: expect.stringContaining('jitter_seconds') });
   });
 
   it('imports a crontab from stdin, reporting the lines it refused', async () => {

@@ -1,5 +1,5 @@
 import {
-  expireWaits, fireDueJobs, pruneExecutions, pruneMonitorDeliveries, pruneRateLimitWindows, reconcileDeliveries, reconcileQueue, repeat, retentionCutoff, watchQueueLoss, type Runtime
+  expireWaits, fireDueJobs, pruneExecutions, pruneFireGaps, pruneMonitorDeliveries, pruneRateLimitWindows, reconcileDeliveries, reconcileQueue, repeat, retentionCutoff, watchQueueLoss, type Runtime
 } from '@cronsvc/core';
 
 // How often the scheduler looks for the sentinel key that tells it Redis lost the queues: a GET
@@ -50,6 +50,8 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
     async () => {
       const olderThan = retentionCutoff(clock.now(), config.executionRetentionDays);
       const pruned = await pruneExecutions(runtime, { olderThan });
+      // The fire ledger reaches back as far as the executions do.
+      await pruneFireGaps(runtime, { olderThan });
       const monitorDeliveries = await pruneMonitorDeliveries(runtime, { olderThan });
       if (pruned + monitorDeliveries > 0) logger.info('old executions pruned', { pruned, monitorDeliveries, retentionDays: config.executionRetentionDays });
       await pruneRateLimitWindows(runtime);

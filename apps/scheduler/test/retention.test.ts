@@ -1,4 +1,4 @@
-import { executionRow, pruneExecutions, pruneMonitorDeliveries, retentionCutoff } from '@cronsvc/core';
+import { executionRow, pruneExecutions, pruneFireGaps, pruneMonitorDeliveries, retentionCutoff } from '@cronsvc/core';
 import { aDelivery, aJob, aMonitor, useWorkspace, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { startScheduler } from '../src/scheduler.js';
 
@@ -79,13 +79,32 @@ describe('pruneMonitorDeliveries', () => {
   });
 });
 
+/** A missed slot of the fire ledger recorded `ageDays` ago. */
+async function backDatedGap(ageDays: number): Promise<Date> {
+  const at = new Date(Date.now() - ageDays * DAY);
+  await ctx.runtime.db.fireGap.create({ data: { jobId, workspaceId, scheduledFor: at, dueAt: at, outcome: 'missed', createdAt: at } });
+  return at;
+}
+
+describe('pruneFireGaps', () => {
+  it('deletes the fire ledger’s gaps recorded before the cutoff, as executions of that age go', async () => {
+    const old = await Promise.all([31, 32, 33].map(backDatedGap));
+    const recent = await backDatedGap(29);
+    expect(await pruneFireGaps(ctx.runtime, { olderThan: retentionCutoff(new Date(), 30), batchSize: 2 })).toBe(3);
+    const left = await ctx.runtime.db.fireGap.findMany({ where: { jobId, scheduledFor: { in: [...old, recent] } } });
+    expect(left.map((g) => g.scheduledFor)).toEqual([recent]);
+  });
+});
+
 describe('the scheduler', () => {
-  it('prunes at start-up with the cutoff EXECUTION_RETENTION_DAYS gives', async () => {
+  it('prunes executions and fire gaps at start-up with the cutoff EXECUTION_RETENTION_DAYS gives', async () => {
     const pastWeek = await backDated('succeeded', 8);
     const withinWeek = await backDated('succeeded', 6);
+    const gapPastWeek = await backDatedGap(8);
     const scheduler = await startScheduler({ ...ctx.runtime, config: { ...ctx.config, executionRetentionDays: 7 } });
     try {
       await waitFor(async () => (await remaining([pastWeek])).executions.length === 0, { what: 'the start-up prune' });
+      await waitFor(async () => (await ctx.runtime.db.fireGap.count({ where: { jobId, scheduledFor: gapPastWeek } })) === 0, { what: 'the start-up prune of gaps' });
     } finally {
       await scheduler.stop();
     }

@@ -5,10 +5,10 @@ export { type ListEnvelope, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT }
 export {
   type ApprovalStep, type Assertion, type AssertionOp, type HttpMethod, type HttpStep, type ImportError, type ImportInput, type ImportResult,
   type Job, type JobContext, type JobContextPatch, type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState,
-  type NotificationOverride, type RequestKind, type RequestSpec, type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule,
+  type CatchUpPolicy, type NotificationOverride, type OverlapPolicy, type RequestKind, type ScheduledKind, type RequestSpec, type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule,
   type Step, type StepInput, type StepKind, type StepType, type WaitStep,
-  ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, IDEMPOTENCY_KEY_HEADER, JOB_KINDS, JOB_STATES, MAX_CRONTAB_LINES,
-  NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS, STEP_TYPES,
+  ASSERTION_OPS, CATCH_UP_POLICIES, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, IDEMPOTENCY_KEY_HEADER, JOB_KINDS, JOB_STATES,
+  MAX_CRONTAB_LINES, MAX_JITTER_SECONDS, NOTIFICATION_OVERRIDES, OVERLAP_POLICIES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';
 export {
   type Attempt, type AttemptRequest, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
@@ -25,6 +25,10 @@ export {
   type PayloadEvent, type Rule, type RuleEvent, type RuleInput,
   CHANNEL_TYPES, DELIVERY_KINDS, DELIVERY_STATUSES, EVENT_TYPES, JOB_RULE_EVENTS, MONITOR_RULE_EVENTS, PAYLOAD_EVENTS,
 } from './notifications.js';
+export {
+  type Fire, type FireListQuery, type FireMissedPayload, type FireOutcome, type FireSkipReason, type WorkspaceFire, type WorkspaceFireListQuery,
+  FIRE_OUTCOMES, FIRE_SKIP_REASONS,
+} from './fires.js';
 export { type Monitor, type MonitorInput, type MonitorListQuery, type MonitorPatch, type MonitorState, type PingResult, MONITOR_STATES } from './monitors.js';
 export { type DlqStats, type PurgeInput, type PurgeResult, type ReplayBatchInput, type ReplayBatchResult, REPLAY_BATCH_MAX } from './dlq.js';
 export {

@@ -10,6 +10,21 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
 export const STEP_KINDS = ['workflow', 'webhook_trigger'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
+/** Kinds with a schedule: their expected fires are the fire ledger, and they carry the fire policies. */
+export const SCHEDULED_KINDS = ['recurring', 'cron', 'scheduled', 'workflow'] as const;
+export type ScheduledKind = (typeof SCHEDULED_KINDS)[number];
+
+/** What a fire does when the job's max_concurrent_executions is reached at its due time: wait, or be skipped. */
+export const OVERLAP_POLICIES = ['queue', 'skip'] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+
+/** What a window of slots that passed while nothing fired them gets: one catch-up execution, or none. */
+export const CATCH_UP_POLICIES = ['one', 'none'] as const;
+export type CatchUpPolicy = (typeof CATCH_UP_POLICIES)[number];
+
+/** jitter_seconds is 0..MAX_JITTER_SECONDS. */
+export const MAX_JITTER_SECONDS = 3600;
+
 export const JOB_STATES = ['active', 'paused', 'draft', 'completed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
@@ -126,6 +141,10 @@ export interface Job {
   next_run_at: string | null;
   max_concurrent_executions: number;
   max_workflow_duration_seconds?: number;
+  /** The kinds with a schedule only (SCHEDULED_KINDS). */
+  overlap_policy?: OverlapPolicy;
+  catch_up_policy?: CatchUpPolicy;
+  jitter_seconds?: number;
   /** webhook_trigger jobs only. */
   webhook_token?: string | null;
   trigger_url?: string | null;
@@ -151,6 +170,10 @@ export interface JobInput {
   retry_policy?: Partial<RetryPolicy>;
   max_concurrent_executions?: number;
   max_workflow_duration_seconds?: number;
+  /** The kinds with a schedule only; setting one on another kind is a 400. */
+  overlap_policy?: OverlapPolicy;
+  catch_up_policy?: CatchUpPolicy;
+  jitter_seconds?: number;
   on_success_url?: string | null;
   on_failure_url?: string | null;
   notification_override?: NotificationOverride;

@@ -4,15 +4,17 @@ export const CHANNEL_TYPES = ['webhook', 'email', 'chat_a', 'chat_b', 'chat_c'] 
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** The state changes a notification may be about (the notification outbox's event types). */
-export const EVENT_TYPES = ['execution.succeeded', 'execution.failed', 'approval.required', 'monitor.down', 'monitor.recovered'] as const;
+export const EVENT_TYPES = ['execution.succeeded', 'execution.failed', 'approval.required', 'monitor.down', 'monitor.recovered', 'fire.missed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The `event` a delivered payload carries: an on_completion rule reports either outcome as execution.completed. */
-export const PAYLOAD_EVENTS = ['execution.succeeded', 'execution.failed', 'execution.completed', 'approval.required', 'monitor.down', 'monitor.recovered'] as const;
+export const PAYLOAD_EVENTS = [
+  'execution.succeeded', 'execution.failed', 'execution.completed', 'approval.required', 'monitor.down', 'monitor.recovered', 'fire.missed',
+] as const;
 export type PayloadEvent = (typeof PAYLOAD_EVENTS)[number];
 
 /** Events a job's rule may subscribe a channel to. */
-export const JOB_RULE_EVENTS = ['on_success', 'on_failure', 'on_completion', 'on_approval_required'] as const;
+export const JOB_RULE_EVENTS = ['on_success', 'on_failure', 'on_completion', 'on_approval_required', 'on_missed'] as const;
 export type JobRuleEvent = (typeof JOB_RULE_EVENTS)[number];
 
 /** Events a monitor's rule may subscribe a channel to. */

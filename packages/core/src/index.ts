@@ -14,6 +14,7 @@ export {
   executionRow, type ExecutionWithAttempts, getExecution, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
   reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution
 } from './executions/index.js';
+export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {

@@ -7,6 +7,7 @@ import { schema as purgeSchema } from './dlq/purge-dlq.js';
 import { schema as replayBatchSchema } from './dlq/replay-batch.js';
 import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js';
 import { querySchema as executionListQuery } from './executions/list-executions.js';
+import { jobQuerySchema as jobFireListQuery, workspaceQuerySchema as fireListQuery } from './fires/list-fires.js';
 import { importSchema } from './jobs/import-crontab.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
@@ -31,6 +32,8 @@ export const requestSchemas = {
   jobList: jobListQuery,
   jobContextPatch,
   executionList: executionListQuery,
+  jobFireList: jobFireListQuery,
+  fireList: fireListQuery,
   dlqReplayBatch: replayBatchSchema,
   dlqPurge: purgeSchema,
   secretCreate: createSecretSchema,

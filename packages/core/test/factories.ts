@@ -62,6 +62,19 @@ export function finishedExecution(
   );
 }
 
+/**
+ * Moves a recurring job's grid back as an outage would leave it: `slots` of its slots have passed
+ * unfired (the last one half a period ago) and the next one comes half a period from now. The
+ * scheduler's next pass finds them as one window. Returns the passed slots, oldest first.
+ */
+export async function anOutageOf(runtime: Runtime, jobId: string, slots: number): Promise<Date[]> {
+  const job = await runtime.db.job.findUniqueOrThrow({ where: { id: jobId } });
+  const period = (job.schedule as { every_n_minutes: number }).every_n_minutes * 60_000;
+  const anchor = new Date(Date.now() - slots * period - period / 2);
+  await runtime.db.job.update({ where: { id: jobId }, data: { scheduleAnchor: anchor, nextRunAt: new Date(anchor.getTime() + period) } });
+  return Array.from({ length: slots }, (_, i) => new Date(anchor.getTime() + (i + 1) * period));
+}
+
 /** A notification channel of `type` (validated like the API validates it); `config` as in aChannelBody. */
 export function aChannel(runtime: Runtime, workspaceId: string, type: string, config?: Fields, name?: string) {
   return createChannel(runtime, workspaceId, aChannelBody(type, config, name));

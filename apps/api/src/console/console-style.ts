@@ -78,6 +78,17 @@ button:disabled { cursor: default; color: #6e7781; background: #f6f8fa; }
 .strip .o-running, .strip .o-queued { background: #54aeff; }
 .strip .o-waiting { background: #d4a72c; }
 
+ol.fire-strip { list-style: none; margin: .5rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: .35rem; }
+ol.fire-strip li { display: flex; flex-direction: column; min-width: 8.5rem; padding: .3rem .5rem; border-radius: 6px; border-left: 5px solid #8c959f; background: #f6f8fa; font-size: .85rem; }
+ol.fire-strip li > a, ol.fire-strip li > span:first-child { font-weight: 600; }
+ol.fire-strip .fire-time, ol.fire-strip .fire-note { color: var(--muted); }
+ol.fire-strip .f-fired { border-left-color: #2da44e; }
+ol.fire-strip .f-late { border-left-color: #d4a72c; }
+ol.fire-strip .f-caught_up { border-left-color: #0969da; }
+ol.fire-strip .f-missed { border-left-color: #cf222e; background: #ffebe9; }
+ol.fire-strip .f-skipped { border-left-color: #6e7781; }
+ol.fire-strip .f-pending { border-left-color: #54aeff; }
+
 table.list { width: 100%; margin: 0 0 1rem; border-collapse: collapse; background: #fff; border: 1px solid var(--line); border-radius: 8px; }
 table.list th, table.list td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid #eaeef2; vertical-align: top; overflow-wrap: break-word; }
 table.list td a, table.list td code, table.list td .mono { overflow-wrap: anywhere; }

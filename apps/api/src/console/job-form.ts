@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, REQUEST_KINDS, STEP_KINDS, type ErrorDetail, type Job } from '@cronsvc/contracts';
+import { DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS, type ErrorDetail, type Job } from '@cronsvc/contracts';
 import {
   addError, jsonField, linesField, linesText, numberField, numberListField, prettyJson, withoutUndefined, type FieldErrors, type FormValues,
 } from './form-parsing.js';
@@ -12,6 +12,7 @@ import { postedSteps, stepErrorField, type PostedSteps } from './step-form.js';
 
 const isRequestKind = (kind: string) => (REQUEST_KINDS as readonly string[]).includes(kind);
 const isStepKind = (kind: string) => (STEP_KINDS as readonly string[]).includes(kind);
+const isScheduledKind = (kind: string) => (SCHEDULED_KINDS as readonly string[]).includes(kind);
 
 /** A new job's form: the API's defaults, written out so a person sees them. */
 export function newJobValues(): FormValues {
@@ -24,6 +25,9 @@ export function newJobValues(): FormValues {
     max_attempts: '3',
     retry_on_statuses: DEFAULT_RETRY_ON_STATUSES.join(', '),
     notification_override: 'inherit',
+    overlap_policy: 'queue',
+    catch_up_policy: 'one',
+    jitter_seconds: '0',
   };
 }
 
@@ -56,6 +60,9 @@ export function jobValues(job: Job): FormValues {
     on_success_url: job.on_success_url ?? '',
     on_failure_url: job.on_failure_url ?? '',
     notification_override: job.notification_override,
+    overlap_policy: job.overlap_policy ?? 'queue',
+    catch_up_policy: job.catch_up_policy ?? 'one',
+    jitter_seconds: job.jitter_seconds?.toString() ?? '0',
     webhook_secret: '',
   };
 }
@@ -123,6 +130,11 @@ export function jobBody(values: FormValues, mode: Mode): Parsed {
     body.max_workflow_duration_seconds = number('max_workflow_duration_seconds');
     if (kind === 'webhook_trigger' && (values.webhook_secret ?? '') !== '') body.webhook_secret = values.webhook_secret;
   }
+  if (isScheduledKind(kind)) {
+    if (values.overlap_policy) body.overlap_policy = values.overlap_policy;
+    if (values.catch_up_policy) body.catch_up_policy = values.catch_up_policy;
+    body.jitter_seconds = number('jitter_seconds');
+  }
   body.retry_policy = withoutUndefined({ max_attempts: number('max_attempts'), retry_on_statuses: numbers('retry_on_statuses') });
   body.max_concurrent_executions = number('max_concurrent_executions', 'create');
   body.on_success_url = optionalText(values.on_success_url, mode);
@@ -166,6 +178,9 @@ const FIELD_OF_PATH: [string, string][] = [
   ['state', 'state'],
   ['max_workflow_duration_seconds', 'max_workflow_duration_seconds'],
   ['max_concurrent_executions', 'max_concurrent_executions'],
+  ['overlap_policy', 'overlap_policy'],
+  ['catch_up_policy', 'catch_up_policy'],
+  ['jitter_seconds', 'jitter_seconds'],
   ['on_success_url', 'on_success_url'],
   ['on_failure_url', 'on_failure_url'],
   ['notification_override', 'notification_override'],

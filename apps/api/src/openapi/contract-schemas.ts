@@ -947,6 +947,77 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "type": "string"
   },
+  "Fire": {
+    "description": "One expected fire, as GET /v1/jobs/:id/fires lists it.",
+    "type": "object",
+    "properties": {
+      "scheduled_for": {
+        "description": "The slot on the schedule's grid.",
+        "type": "string"
+      },
+      "due_at": {
+        "description": "The slot plus the job's jitter offset for it.",
+        "type": "string"
+      },
+      "outcome": {
+        "$ref": "#/components/schemas/FireOutcome"
+      },
+      "execution_id": {
+        "description": "The slot's execution; for a missed slot the catch-up that covered it, or null; null when skipped.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "fired_at": {
+        "description": "When the execution sent its first request; null until then and for missed and skipped fires.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "lag_ms": {
+        "description": "fired_at - due_at; null when fired_at is.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "reason": {
+        "description": "Why a skipped fire was skipped; null otherwise.",
+        "anyOf": [
+          {
+            "const": "overlap",
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    },
+    "required": [
+      "due_at",
+      "execution_id",
+      "fired_at",
+      "lag_ms",
+      "outcome",
+      "reason",
+      "scheduled_for"
+    ],
+    "additionalProperties": false
+  },
+  "FireOutcome": {
+    "enum": [
+      "caught_up",
+      "fired",
+      "late",
+      "missed",
+      "pending",
+      "skipped"
+    ],
+    "type": "string"
+  },
   "HttpMethod": {
     "enum": [
       "DELETE",
@@ -1130,6 +1201,24 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "type": "number"
       },
       "max_workflow_duration_seconds": {
+        "type": "number"
+      },
+      "overlap_policy": {
+        "description": "The kinds with a schedule only (SCHEDULED_KINDS).",
+        "enum": [
+          "queue",
+          "skip"
+        ],
+        "type": "string"
+      },
+      "catch_up_policy": {
+        "enum": [
+          "none",
+          "one"
+        ],
+        "type": "string"
+      },
+      "jitter_seconds": {
         "type": "number"
       },
       "webhook_token": {
@@ -1524,6 +1613,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "on_completion",
       "on_down",
       "on_failure",
+      "on_missed",
       "on_recovery",
       "on_success"
     ],
@@ -1829,6 +1919,74 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "id",
       "name",
       "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "WorkspaceFire": {
+    "description": "One fire as GET /v1/fires lists it: with its job.",
+    "type": "object",
+    "properties": {
+      "job_id": {
+        "type": "string"
+      },
+      "job_name": {
+        "type": "string"
+      },
+      "scheduled_for": {
+        "description": "The slot on the schedule's grid.",
+        "type": "string"
+      },
+      "due_at": {
+        "description": "The slot plus the job's jitter offset for it.",
+        "type": "string"
+      },
+      "outcome": {
+        "$ref": "#/components/schemas/FireOutcome"
+      },
+      "execution_id": {
+        "description": "The slot's execution; for a missed slot the catch-up that covered it, or null; null when skipped.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "fired_at": {
+        "description": "When the execution sent its first request; null until then and for missed and skipped fires.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "lag_ms": {
+        "description": "fired_at - due_at; null when fired_at is.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "reason": {
+        "description": "Why a skipped fire was skipped; null otherwise.",
+        "anyOf": [
+          {
+            "const": "overlap",
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    },
+    "required": [
+      "due_at",
+      "execution_id",
+      "fired_at",
+      "job_id",
+      "job_name",
+      "lag_ms",
+      "outcome",
+      "reason",
+      "scheduled_for"
     ],
     "additionalProperties": false
   }

@@ -1,6 +1,7 @@
 import type {
-  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ImportResult, Job,
+  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, Fire, ImportResult, Job,
   JobContext, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey, TriggerResult, WorkspaceCreated,
+  WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
 
@@ -27,6 +28,9 @@ export const job: Job = {
   retry_policy: { max_attempts: 3, retry_on_statuses: [429, 500, 502, 503, 504] },
   next_run_at: '2026-11-28T02:00:00.000Z',
   max_concurrent_executions: 0,
+  overlap_policy: 'queue',
+  catch_up_policy: 'one',
+  jitter_seconds: 0,
   on_success_url: null,
   on_failure_url: 'https://hooks.example.com/cron-failed',
   notification_override: 'inherit',
@@ -116,6 +120,15 @@ export const failedExecution: Execution = {
   error_message: 'status 503 is not a success status',
   dead_lettered_at: later,
 };
+
+/** Fires of the ledger: one that fired on time, and a window after an outage (its catch-up and a missed slot it covered). */
+export const fires: Fire[] = [
+  { scheduled_for: '2026-11-27T02:00:00.000Z', due_at: '2026-11-27T02:00:00.000Z', outcome: 'fired', execution_id: 'exe_9Ab2Cd4Ef6Gh8Ij0Kl2Mn4', fired_at: '2026-11-27T02:00:00.184Z', lag_ms: 184, reason: null },
+  { scheduled_for: '2026-11-26T02:00:00.000Z', due_at: '2026-11-26T02:00:00.000Z', outcome: 'missed', execution_id: 'exe_1Pq3Rs5Tu7Vw9Xy1Za3Bc5', fired_at: null, lag_ms: null, reason: null },
+  { scheduled_for: '2026-11-25T02:00:00.000Z', due_at: '2026-11-25T02:00:00.000Z', outcome: 'caught_up', execution_id: 'exe_1Pq3Rs5Tu7Vw9Xy1Za3Bc5', fired_at: '2026-11-26T08:12:31.007Z', lag_ms: 108_751_007, reason: null },
+];
+
+export const workspaceFires: WorkspaceFire[] = fires.map((f) => ({ ...f, job_id: job.id, job_name: job.name }));
 
 export const list = <T>(data: T[]): ListEnvelope<T> => ({ data, total: data.length, limit: 50, offset: 0 });
 

@@ -14,6 +14,7 @@ export type Auth = 'api' | 'admin' | 'token' | 'none';
 export const TAGS = [
   { name: 'Jobs', description: 'Scheduled HTTP requests and step-driven workflows: create, change, pause, run now, import a crontab, the job context store.' },
   { name: 'Executions', description: 'Runs of jobs with their attempts and step executions: list, inspect, replay, park, resume.' },
+  { name: 'Fires', description: 'The fire ledger: every expected fire of a scheduled job, with its outcome (fired, late, caught up, missed, skipped, pending).' },
   { name: 'Dead letters', description: 'Executions that failed for good: list, count, replay, remove.' },
   { name: 'Secrets', description: 'Workspace secrets used as `{{secret.NAME}}` in requests (values are never returned), and the key that signs requests to targets.' },
   { name: 'Notifications', description: 'Channels (webhook, email, chat), the rules that send job and monitor events to them, and the deliveries made.' },
@@ -93,6 +94,12 @@ const jobs: Operation[] = [
     success: { 200: { description: 'The map after the change; a key set to null is deleted.', schema: 'JobContext', example: ex.context } },
   },
   { method: 'get', path: '/v1/jobs/:id/executions', tag: 'Executions', auth: 'api', summary: "List a job's executions", query: s.executionList, success: { 200: { description: 'A page of executions.', schema: { list: 'Execution' }, example: ex.list([{ ...ex.execution, attempts: undefined }]) } } },
+  {
+    method: 'get', path: '/v1/jobs/:id/fires', tag: 'Fires', auth: 'api', summary: "List a job's expected fires (the fire ledger)",
+    description: 'Every slot of the schedule while the job was active, newest `scheduled_for` first, with its outcome: `pending`, `fired`, `late`, `caught_up`, `missed` or `skipped`. `from` and `to` bound `scheduled_for`, both inclusive. Manual runs never appear.',
+    query: s.jobFireList,
+    success: { 200: { description: 'A page of fires.', schema: { list: 'Fire' }, example: ex.list(ex.fires) } },
+  },
   { method: 'get', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a job's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([ex.rule]) } } },
   {
     method: 'post', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: 'Add a notification rule to a job',
@@ -114,6 +121,15 @@ const executions: Operation[] = [
   },
   { method: 'post', path: '/v1/executions/:id/resume', tag: 'Executions', auth: 'api', summary: 'Resume a waiting execution', success: { 200: { description: 'The execution, queued again.', schema: 'Execution', example: ex.queuedExecution } }, errors: ['invalid_state'] },
   { method: 'get', path: '/v1/executions/:id/notifications', tag: 'Notifications', auth: 'api', summary: "List an execution's deliveries", query: s.deliveryList, success: { 200: { description: 'A page of deliveries.', schema: { list: 'Delivery' }, example: ex.list([ex.delivery]) } } },
+];
+
+const fires: Operation[] = [
+  {
+    method: 'get', path: '/v1/fires', tag: 'Fires', auth: 'api', summary: "List the workspace's expected fires (the fire ledger)",
+    description: "Like a job's fires, across the workspace's jobs, each with its `job_id` and `job_name`; `job_id` narrows it to one job.",
+    query: s.fireList,
+    success: { 200: { description: 'A page of fires.', schema: { list: 'WorkspaceFire' }, example: ex.list(ex.workspaceFires) } },
+  },
 ];
 
 const dlq: Operation[] = [
@@ -237,4 +253,4 @@ const reference: Operation[] = [
   { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...executions, ...dlq, ...secrets, ...notifications, ...monitors, ...publicEndpoints, ...admin, ...reference];
+export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...publicEndpoints, ...admin, ...reference];

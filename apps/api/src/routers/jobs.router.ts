@@ -1,7 +1,8 @@
 import { IDEMPOTENCY_KEY_HEADER, type ImportResult } from '@cronsvc/contracts';
 import { Router } from 'express';
 import {
-  AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, listExecutions, listJobs, patchJobContext, pauseJob, resumeJob, runNow,
+  AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, jobFire, listExecutions, listJobFires, listJobs, patchJobContext, pauseJob,
+  resumeJob, runNow,
   serializeExecution, serializeJob, updateJob, type JobRow,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
@@ -61,6 +62,11 @@ export function jobsRouter(deps: ApiDeps): Router {
     const job = await findJob(deps.db, ws(res), req.params.id);
     const page = await listExecutions(deps, ws(res), req.query, job.id);
     res.json({ ...page, data: page.data.map(serializeExecution) });
+  });
+  router.get('/:id/fires', async (req, res) => {
+    const job = await findJob(deps.db, ws(res), req.params.id);
+    const page = await listJobFires(deps, ws(res), job.id, req.query);
+    res.json({ ...page, data: page.data.map(jobFire) });
   });
   router.use('/:id/notification-rules', rulesRouter(deps, 'job'));
   return router;

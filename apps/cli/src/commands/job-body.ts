@@ -15,6 +15,9 @@ export interface JobFlags {
   body?: string;
   timeout?: number;
   maxAttempts?: number;
+  jitter?: number;
+  overlap?: string;
+  catchUp?: string;
 }
 
 /** The kind and schedule that --every, --cron, --at or --once ask for, if one of them is given. */
@@ -73,6 +76,10 @@ export function jobPatch(flags: JobFlags, base: Record<string, unknown> = {}): J
   const request = requestOf(flags);
   if (request) patch.request = { ...(patch.request as object | undefined), ...request };
   if (flags.maxAttempts !== undefined) patch.retry_policy = { ...(patch.retry_policy as object | undefined), max_attempts: flags.maxAttempts };
+  // The API checks the values (and refuses them on kinds without a schedule).
+  if (flags.jitter !== undefined) patch.jitter_seconds = flags.jitter;
+  if (flags.overlap !== undefined) patch.overlap_policy = flags.overlap;
+  if (flags.catchUp !== undefined) patch.catch_up_policy = flags.catchUp;
   return patch as JobPatch;
 }
 

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { JOB_KINDS, JOB_STATES, type JobKind, type JobState } from '@cronsvc/contracts';
+import { CATCH_UP_POLICIES, FIRE_OUTCOMES, JOB_KINDS, JOB_STATES, OVERLAP_POLICIES, type FireOutcome, type JobKind, type JobState } from '@cronsvc/contracts';
 import { collect, fetchPages, int, pageNote, readJsonInput, withPaging, type PageFlags } from '../options.js';
 import { readFile } from 'node:fs/promises';
 import { readStdin } from '../prompt.js';
 import { executionDetails } from '../output/executions-view.js';
-import { importSummary, jobDetails, jobsTable } from '../output/jobs-view.js';
+import { firesTable, importSummary, jobDetails, jobsTable } from '../output/jobs-view.js';
 import { UsageError } from '../errors.js';
 import { jobInput, jobPatch, type JobFlags } from './job-body.js';
 import { done, example, withContext } from './shared.js';
@@ -22,7 +22,10 @@ function jobFlags(command: Command): Command {
     .option('--header <name:value>', 'a request header (repeatable)', collect)
     .option('--body <text>', 'request body (a JSON object or array is sent as JSON)')
     .option('--timeout <seconds>', 'request timeout, 1 to 300', int)
-    .option('--max-attempts <n>', 'attempts before the execution fails, 1 to 10', int);
+    .option('--max-attempts <n>', 'attempts before the execution fails, 1 to 10', int)
+    .option('--jitter <seconds>', 'start each scheduled run up to this many seconds after its slot, 0 to 3600', int)
+    .option('--overlap <policy>', `a run due while max_concurrent_executions already run: ${OVERLAP_POLICIES.join(' (wait) or ')} (do not run it)`)
+    .option('--catch-up <policy>', `slots missed while the service was down: ${CATCH_UP_POLICIES.join(' (one catch-up run) or ')} (record them only)`);
 }
 
 type ListFlags = PageFlags & { state?: JobState; kind?: JobKind; name?: string };
@@ -65,6 +68,7 @@ export function registerJobs(program: Command): void {
     create,
     'cronsvc jobs create --name "ping example" --every 5 --url https://example.com/',
     'cronsvc jobs create --name hook --cron "0 3 * * *" --url https://example.com/hook --method POST --header "Authorization: Bearer {{secret.API_KEY}}" --body \'{"full":true}\'',
+    'cronsvc jobs create --name nightly --cron "0 2 * * *" --url https://example.com/nightly --jitter 300 --overlap skip --catch-up none',
     'cronsvc jobs create --file job.json',
   );
 
@@ -108,6 +112,18 @@ export function registerJobs(program: Command): void {
       .action(withContext(async ({ client, out }, id: string) => out.result(await client.jobs.runNow(id), (e) => executionDetails(out.paint, e)))),
     'cronsvc jobs run job_123',
   );
+
+  const fires = withPaging(jobs.command('fires <id>').description("the job's expected fires, newest first: fired, late, caught up, missed, skipped"))
+    .option('--outcome <outcome>', `only fires with this outcome (${FIRE_OUTCOMES.join(', ')})`)
+    .option('--from <iso>', 'slots at or after this time')
+    .option('--to <iso>', 'slots at or before this time')
+    .action(
+      withContext(async ({ client, out }, id: string, flags: PageFlags & { outcome?: FireOutcome; from?: string; to?: string }) => {
+        const page = await fetchPages((q) => client.jobs.fires(id, { ...q, outcome: flags.outcome, from: flags.from, to: flags.to }), flags);
+        out.result(page, (p) => firesTable(out.paint, p) + pageNote(p));
+      }),
+    );
+  example(fires, 'cronsvc jobs fires job_123', 'cronsvc jobs fires job_123 --outcome missed --json');
 
   const importCommand = jobs
     .command('import <file>')

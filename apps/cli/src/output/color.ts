@@ -16,6 +16,7 @@ const STATUS_COLORS: Record<string, Color> = {
   failed: 'red', down: 'red', HTTP_ERROR: 'red', TIMEOUT: 'red', CONNECTION_ERROR: 'red', rejected: 'red', expired: 'red',
   running: 'yellow', waiting: 'yellow', paused: 'yellow', pending: 'yellow', processing: 'yellow',
   queued: 'cyan', new: 'gray', draft: 'gray', completed: 'gray',
+  fired: 'green', late: 'yellow', caught_up: 'cyan', missed: 'red', skipped: 'gray',
 };
 
 export function paintStatus(paint: Paint, status: string | null | undefined): string {

@@ -1,4 +1,5 @@
-import type { ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
+import type { Fire, ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
+import { duration } from './time.js';
 import { paintStatus, type Paint } from './color.js';
 import { details, table } from './table.js';
 import { relativeTime } from './time.js';
@@ -37,11 +38,22 @@ export function jobDetails(paint: Paint, job: Job): string {
     ['Timeout', request ? `${request.timeout_seconds} s` : undefined],
     ['Steps', job.steps ? job.steps.map((s) => `${s.id} (${s.type})`).join(', ') : undefined],
     ['Max attempts', String(job.retry_policy.max_attempts)],
+    ['Fire policies', job.overlap_policy ? `overlap ${job.overlap_policy}, catch-up ${job.catch_up_policy}, jitter ${job.jitter_seconds} s` : undefined],
     ['Trigger URL', job.trigger_url],
     ['Created', `${job.created_at} (${relativeTime(job.created_at)})`],
     ['Updated', `${job.updated_at} (${relativeTime(job.updated_at)})`],
   ]);
 }
+
+/** A job's fire ledger, newest slot first. */
+export const firesTable = (paint: Paint, page: ListEnvelope<Fire>) =>
+  table(page.data, [
+    { header: 'SCHEDULED FOR', value: (f) => f.scheduled_for },
+    { header: 'OUTCOME', value: (f) => paintStatus(paint, f.outcome) },
+    { header: 'LAG', value: (f) => (f.lag_ms === null ? '' : duration(f.lag_ms)) },
+    { header: 'EXECUTION', value: (f) => f.execution_id ?? '' },
+    { header: 'REASON', value: (f) => f.reason ?? '' },
+  ]);
 
 export function importSummary(paint: Paint, result: ImportResult): string {
   const lines = [`${result.created.length} job(s) created, ${result.errors.length} line(s) refused`];

@@ -1,4 +1,6 @@
-import type { Execution, ExecutionListQuery, ImportResult, Job, JobInput, JobListQuery, JobPatch, ListEnvelope } from '@cronsvc/contracts';
+import type {
+  Execution, ExecutionListQuery, Fire, FireListQuery, ImportResult, Job, JobInput, JobListQuery, JobPatch, ListEnvelope,
+} from '@cronsvc/contracts';
 import type { Query, Send } from '../http.js';
 
 const job = (id: string) => `/v1/jobs/${encodeURIComponent(id)}`;
@@ -15,4 +17,5 @@ export const jobsEndpoints = (send: Send) => ({
   import: (crontab: string, defaultUrl?: string) =>
     send<ImportResult>('POST', '/v1/jobs/import', { body: defaultUrl === undefined ? { crontab } : { crontab, default_url: defaultUrl } }),
   executions: (id: string, query: ExecutionListQuery = {}) => send<ListEnvelope<Execution>>('GET', `${job(id)}/executions`, { query: query as Query }),
+  fires: (id: string, query: FireListQuery = {}) => send<ListEnvelope<Fire>>('GET', `${job(id)}/fires`, { query: query as Query }),
 });

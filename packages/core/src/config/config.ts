@@ -91,6 +91,8 @@ export interface Config {
   readonly healthPort: number | undefined;
   /** Readiness fails when a due fire is later than this (seconds). */
   readonly readyMaxFireLagSeconds: number;
+  /** A fire whose first request went out more than this after its due time is `late` in the fire ledger (ms). */
+  readonly fireLateAfterMs: number;
   /** Whether the queue dashboard may change the queues (retry, promote, remove, clean); read-only otherwise. */
   readonly queueDashboardActions: boolean;
   /**
@@ -148,6 +150,7 @@ const schema = Joi.object({
   DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
   HEALTH_PORT: Joi.number().integer().min(1).max(65535),
   READY_MAX_FIRE_LAG_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
+  FIRE_LATE_AFTER_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   QUEUE_DASHBOARD_ACTIONS: Joi.boolean().truthy('1').falsy('0').default(false),
   [SUPERVISED_ENV]: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
 }).unknown(true);
@@ -242,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
     healthPort: value.HEALTH_PORT,
     readyMaxFireLagSeconds: value.READY_MAX_FIRE_LAG_SECONDS,
+    fireLateAfterMs: value.FIRE_LATE_AFTER_SECONDS * 1_000,
     queueDashboardActions: value.QUEUE_DASHBOARD_ACTIONS,
     supervisor: value[SUPERVISED_ENV],
   });

@@ -1,8 +1,10 @@
-import type { Db, SqlPool } from '../db/client.js';
+import type { Db, Prisma, SqlPool } from '../db/client.js';
 import { columnArrays, paramAfter, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
-import type { RequestSpec, RetryPolicy } from '@cronsvc/contracts';
+import { SCHEDULED_KINDS, type RequestSpec, type RetryPolicy } from '@cronsvc/contracts';
+import { recordGaps } from '../fires/record-gaps.js';
+import { observeFires } from '../metrics/observe.js';
 import type { StoredSigningKeys } from '../signatures/signing-keys.js';
 import type { ExecutionVariables } from './execution-variables.js';
 
@@ -32,6 +34,8 @@ export interface ClaimedExecution {
   claimToken: number;
   /** Claims since the execution's last recording, this one included (see MAX_UNRECORDED_CLAIMS). */
   unrecordedClaims: number;
+  /** A slot of the fire ledger (a schedule fire of a scheduled kind): its due time and whether it is a catch-up; null otherwise. */
+  fire: { dueAt: Date; caughtUp: boolean } | null;
 }
 
 /**
@@ -68,6 +72,9 @@ interface ClaimRow {
   signing_key_rotated_at: Date | null;
   claim_token: number;
   unrecorded_claims: number;
+  fire_key: string | null;
+  jitter_ms: number | null;
+  caught_up: boolean | null;
 }
 
 // How long an execution held back by max_concurrent_executions waits before looking again,
@@ -93,6 +100,10 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
     signingKeys: { workspaceId: row.workspace_id, signingKey: row.signing_key, previousSigningKey: row.previous_signing_key, signingKeyRotatedAt: row.signing_key_rotated_at },
     claimToken: row.claim_token,
     unrecordedClaims: row.unrecorded_claims,
+    fire:
+      row.fire_key !== null && (SCHEDULED_KINDS as readonly string[]).includes(row.kind)
+        ? { dueAt: new Date(row.scheduled_for.getTime() + (row.jitter_ms ?? 0)), caughtUp: row.caught_up === true }
+        : null,
   };
 }
 
@@ -132,7 +143,7 @@ const CLAIM_SQL = `
        AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR ${paramAfter(CLAIM_COLUMNS)}::boolean))
          OR (e.status = 'running' AND (e.locked_until IS NULL OR e.locked_until < now())))
     RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.scheduled_for, e.request_id, e.variables, e.claim_token,
-              e.unrecorded_claims,
+              e.unrecorded_claims, e.fire_key, e.jitter_ms, e.caught_up,
               j.kind, j.request, j.retry_policy, j.max_concurrent_executions,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 
@@ -169,17 +180,38 @@ const claims = perPool(
 /**
  * Starts a queued execution of a capped job if a slot is free. The job row lock makes
  * executors check and take slots of one job one at a time, so the cap holds across processes;
- * an execution between retries still counts as running and keeps its slot.
+ * an execution between retries still counts as running and keeps its slot. A fire of a job with
+ * overlap_policy skip that finds no free slot at its due time is not run: its execution is
+ * deleted and the slot recorded skipped (docs/adr/021-fire-ledger.md), with its on_missed event.
  */
-async function claimCapped(db: Db, input: ClaimInput, jobId: string, cap: number) {
+async function claimCapped(db: Db, input: ClaimInput, jobId: string, cap: number): Promise<ClaimRow | 'skipped' | null> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM jobs WHERE id = ${jobId} FOR UPDATE`;
+    const [job] = await tx.$queryRaw<{ overlap_policy: string; kind: string }[]>`SELECT overlap_policy, kind FROM jobs WHERE id = ${jobId} FOR UPDATE`;
     const [{ running }] = await tx.$queryRaw<{ running: number }[]>`
       SELECT count(*)::int AS running FROM executions WHERE job_id = ${jobId} AND finished_at IS NULL AND status = 'running'`;
-    if (running >= cap) return null;
+    if (running >= cap) {
+      const skippable = job?.overlap_policy === 'skip' && (SCHEDULED_KINDS as readonly string[]).includes(job.kind);
+      return skippable && (await skipFire(tx, input.executionId, input.now)) ? 'skipped' : null;
+    }
     const rows = await tx.$queryRawUnsafe<ClaimRow[]>(CLAIM_SQL, ...claimValues([input], true));
     return rows[0] ?? null;
   });
+}
+
+/** Deletes a fire that never started and records its slot skipped; false when it is no such fire. */
+async function skipFire(tx: Prisma.TransactionClient, executionId: string, now: Date): Promise<boolean> {
+  const [fire] = await tx.$queryRaw<{ job_id: string; workspace_id: string; scheduled_for: Date; jitter_ms: number | null }[]>`
+    DELETE FROM executions
+     WHERE id = ${executionId} AND fire_key IS NOT NULL AND status = 'queued' AND attempt_count = 0 AND started_at IS NULL
+    RETURNING job_id, workspace_id, scheduled_for, jitter_ms`;
+  if (!fire) return false;
+  await recordGaps(tx, [{
+    jobId: fire.job_id, workspaceId: fire.workspace_id, scheduledFor: fire.scheduled_for,
+    dueAt: new Date(fire.scheduled_for.getTime() + (fire.jitter_ms ?? 0)), outcome: 'skipped', reason: 'overlap', executionId: null,
+  }], now);
+  // A scheduled job's one slot is over, run or not.
+  await tx.$executeRaw`UPDATE jobs SET state = 'completed', updated_at = ${now} WHERE id = ${fire.job_id} AND kind = 'scheduled' AND state = 'active' AND next_run_at IS NULL`;
+  return true;
 }
 
 interface CurrentRow {
@@ -221,6 +253,10 @@ export async function claimAttempt(
   const cap = current.max_concurrent_executions;
   if (current.status === 'queued' && cap > 0) {
     const capped = await claimCapped(db, input, current.job_id, cap);
+    if (capped === 'skipped') {
+      observeFires('skipped');
+      return { skip: 'fire skipped: overlap' };
+    }
     if (capped) return { claimed: toClaimed(capped) };
     return { retryAt: new Date(now.getTime() + SLOT_RETRY_MS * (0.8 + 0.4 * Math.random())) };
   }

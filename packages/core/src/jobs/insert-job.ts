@@ -27,6 +27,9 @@ interface JobRecord {
   webhook_token: string | null;
   webhook_token_hash: string | null;
   webhook_secret_hash: string | null;
+  overlap_policy: string;
+  catch_up_policy: string;
+  jitter_seconds: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -67,6 +70,9 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'webhook_token', type: 'text', value: (j) => j.webhookToken },
   { name: 'webhook_token_hash', type: 'text', value: (j) => j.webhookTokenHash },
   { name: 'webhook_secret_hash', type: 'text', value: (j) => j.webhookSecretHash },
+  { name: 'overlap_policy', type: 'text', value: (j) => j.overlapPolicy },
+  { name: 'catch_up_policy', type: 'text', value: (j) => j.catchUpPolicy },
+  { name: 'jitter_seconds', type: 'int', value: (j) => j.jitterSeconds },
 ];
 
 const INPUT_COLUMNS: readonly Column<NewJob>[] = [
@@ -120,6 +126,9 @@ function jobFromRecord(r: JobRecord): JobRow {
     webhookToken: r.webhook_token,
     webhookTokenHash: r.webhook_token_hash,
     webhookSecretHash: r.webhook_secret_hash,
+    overlapPolicy: r.overlap_policy,
+    catchUpPolicy: r.catch_up_policy,
+    jitterSeconds: r.jitter_seconds,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

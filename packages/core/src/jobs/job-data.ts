@@ -5,7 +5,7 @@ import { defaultMaxConcurrency } from './job-plan.js';
 type JobFields = Pick<
   JobRow,
   | 'name' | 'kind' | 'state' | 'schedule' | 'request' | 'steps' | 'retryPolicy' | 'maxConcurrentExecutions'
-  | 'maxWorkflowDurationSeconds' | 'onSuccessUrl' | 'onFailureUrl' | 'notificationOverride'
+  | 'maxWorkflowDurationSeconds' | 'onSuccessUrl' | 'onFailureUrl' | 'notificationOverride' | 'overlapPolicy' | 'catchUpPolicy' | 'jitterSeconds'
 >;
 
 const jsonOrNull = (value: unknown) => (value === undefined || value === null ? null : (value as Prisma.JsonValue));
@@ -25,6 +25,10 @@ export function jobFields(input: JobInput): JobFields {
     onSuccessUrl: input.on_success_url,
     onFailureUrl: input.on_failure_url,
     notificationOverride: input.notification_override,
+    // Kinds without a schedule keep the defaults, so a kind changed back starts from them.
+    overlapPolicy: input.overlap_policy ?? 'queue',
+    catchUpPolicy: input.catch_up_policy ?? 'one',
+    jitterSeconds: input.jitter_seconds ?? 0,
   };
 }
 

@@ -37,6 +37,30 @@ const webhook = (extra: Input = {}): Input => ({ name: 'hook', kind: 'webhook_tr
 const withRequest = (request: Input): Input => recurring({ request: { url: URL, ...request } });
 const withRetry = (retry_policy: Input): Input => recurring({ retry_policy });
 
+describe('jobSchema fire policies', () => {
+  it.each([['recurring', recurring], ['cron', cron], ['workflow', workflow]])('defaults them on %s jobs', (_kind, make) => {
+    expect(check(make())).toMatchObject({ overlap_policy: 'queue', catch_up_policy: 'one', jitter_seconds: 0 });
+  });
+
+  it('keeps given values at the ends of their ranges', () => {
+    expect(check(cron({ overlap_policy: 'skip', catch_up_policy: 'none', jitter_seconds: 3600 }))).toMatchObject({ overlap_policy: 'skip', catch_up_policy: 'none', jitter_seconds: 3600 });
+    expect(check(scheduled('2030-06-01T00:00:00Z', { jitter_seconds: 0 })).jitter_seconds).toBe(0);
+  });
+
+  it('rejects unknown policies and jitter outside 0..3600, naming only those fields', () => {
+    expect(pathsOf(recurring({ overlap_policy: 'parallel', catch_up_policy: 'all', jitter_seconds: 3601 }))).toEqual(['overlap_policy', 'catch_up_policy', 'jitter_seconds']);
+    expect(pathsOf(recurring({ jitter_seconds: -1 }))).toEqual(['jitter_seconds']);
+    expect(pathsOf(recurring({ jitter_seconds: 1.5 }))).toEqual(['jitter_seconds']);
+  });
+
+  it.each([['one_time', oneTime], ['webhook_trigger', webhook]])('rejects each of them on %s jobs and adds none', (_kind, make) => {
+    expect(pathsOf(make({ overlap_policy: 'queue' }))).toEqual(['overlap_policy']);
+    expect(pathsOf(make({ catch_up_policy: 'one' }))).toEqual(['catch_up_policy']);
+    expect(pathsOf(make({ jitter_seconds: 0 }))).toEqual(['jitter_seconds']);
+    expect(check(make())).not.toHaveProperty('overlap_policy');
+  });
+});
+
 describe('jobSchema defaults', () => {
   it('fills every default of a minimal request job', () => {
     expect(check(recurring())).toEqual({
@@ -53,6 +77,9 @@ describe('jobSchema defaults', () => {
         success_statuses: [200, 201, 202, 204],
       },
       retry_policy: { max_attempts: 3, retry_on_statuses: [429, 500, 502, 503, 504] },
+      overlap_policy: 'queue',
+      catch_up_policy: 'one',
+      jitter_seconds: 0,
       on_success_url: null,
       on_failure_url: null,
       notification_override: 'inherit',

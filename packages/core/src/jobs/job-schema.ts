@@ -1,6 +1,7 @@
 import {
-  ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, JOB_KINDS, JOB_STATES, NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS,
-  type JobKind, type JobState, type NotificationOverride, type RequestSpec, type RetryPolicy, type Schedule, type Step, type StepType,
+  ASSERTION_OPS, CATCH_UP_POLICIES, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, JOB_KINDS, JOB_STATES, MAX_JITTER_SECONDS,
+  NOTIFICATION_OVERRIDES, OVERLAP_POLICIES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS,
+  type CatchUpPolicy, type JobKind, type JobState, type NotificationOverride, type OverlapPolicy, type RequestSpec, type RetryPolicy, type Schedule, type Step, type StepType,
 } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { CronError, parseCron } from '../schedules/cron.js';
@@ -120,6 +121,9 @@ const stepsSchema = buildStepsSchema(requestSchema);
 export const DEFAULT_MAX_WORKFLOW_DURATION_SECONDS = 1800;
 const maxWorkflowDuration = Joi.number().integer().min(1).max(7200).default(DEFAULT_MAX_WORKFLOW_DURATION_SECONDS);
 const webhookSecret = Joi.string().min(1).max(500).allow(null);
+/** A fire policy: on the kinds with a schedule, with its default; on the others a 400. */
+const firePolicy = (schema: Joi.Schema, fallback: string | number) =>
+  Joi.when('kind', { is: Joi.valid(...SCHEDULED_KINDS), then: schema.default(fallback), otherwise: absentFor('one_time and webhook_trigger jobs') });
 
 /** The whole job as stored, after defaults; create and the result of a PATCH merge are checked against it. */
 export const jobSchema = Joi.object({
@@ -135,6 +139,9 @@ export const jobSchema = Joi.object({
   retry_policy: retryPolicySchema.default(),
   max_concurrent_executions: Joi.number().integer().min(0).max(10_000),
   max_workflow_duration_seconds: Joi.when('kind', { is: Joi.valid(...STEP_KINDS), then: maxWorkflowDuration, otherwise: absentFor('request jobs') }),
+  overlap_policy: firePolicy(Joi.string().valid(...OVERLAP_POLICIES), 'queue'),
+  catch_up_policy: firePolicy(Joi.string().valid(...CATCH_UP_POLICIES), 'one'),
+  jitter_seconds: firePolicy(Joi.number().integer().min(0).max(MAX_JITTER_SECONDS), 0),
   on_success_url: urlSchema.allow(null).default(null),
   on_failure_url: urlSchema.allow(null).default(null),
   notification_override: Joi.string().valid(...NOTIFICATION_OVERRIDES).default('inherit'),
@@ -176,6 +183,10 @@ export interface JobInput {
   retry_policy: RetryPolicy;
   max_concurrent_executions?: number;
   max_workflow_duration_seconds?: number;
+  /** The kinds with a schedule only. */
+  overlap_policy?: OverlapPolicy;
+  catch_up_policy?: CatchUpPolicy;
+  jitter_seconds?: number;
   on_success_url: string | null;
   on_failure_url: string | null;
   notification_override: NotificationOverride;

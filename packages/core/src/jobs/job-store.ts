@@ -18,10 +18,11 @@ export async function lockJob(tx: Prisma.TransactionClient, workspaceId: string,
 
 /**
  * Drops fires the scheduler already turned into queued executions ahead of time, so that a
- * paused, edited or deleted schedule does not fire its old slot. The executor skips ids that vanish.
+ * paused, edited or deleted schedule does not fire its old slot. A fire is ahead while its first
+ * attempt is (its slot plus jitter). The executor skips ids that vanish.
  */
 export async function cancelPendingFires(tx: Tx, jobId: string, now: Date): Promise<void> {
   await tx.execution.deleteMany({
-    where: { jobId, source: 'schedule', status: 'queued', attemptCount: 0, scheduledFor: { gt: now } },
+    where: { jobId, source: 'schedule', status: 'queued', attemptCount: 0, nextAttemptAt: { gt: now } },
   });
 }

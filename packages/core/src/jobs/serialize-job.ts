@@ -1,4 +1,7 @@
-import type { Job, JobKind, JobState, NotificationOverride, RequestSpec, RetryPolicy, Schedule, Step } from '@cronsvc/contracts';
+import {
+  SCHEDULED_KINDS, type CatchUpPolicy, type Job, type JobKind, type JobState, type NotificationOverride, type OverlapPolicy, type RequestSpec, type RetryPolicy,
+  type Schedule, type Step,
+} from '@cronsvc/contracts';
 import type { Config } from '../config/config.js';
 import type { JobRow } from '../db/client.js';
 import { triggerUrl } from './public-urls.js';
@@ -24,6 +27,9 @@ export function serializeJob(job: JobRow, config: Pick<Config, 'secretsEncryptio
     next_run_at: iso(job.nextRunAt),
     max_concurrent_executions: job.maxConcurrentExecutions,
     ...(job.maxWorkflowDurationSeconds !== null ? { max_workflow_duration_seconds: job.maxWorkflowDurationSeconds } : {}),
+    ...((SCHEDULED_KINDS as readonly string[]).includes(job.kind)
+      ? { overlap_policy: job.overlapPolicy as OverlapPolicy, catch_up_policy: job.catchUpPolicy as CatchUpPolicy, jitter_seconds: job.jitterSeconds }
+      : {}),
     ...(job.kind === 'webhook_trigger' ? webhookFields(job, config) : {}),
     on_success_url: job.onSuccessUrl,
     on_failure_url: job.onFailureUrl,

@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
-import { STEP_KINDS } from '@cronsvc/contracts';
+import { SCHEDULED_KINDS, STEP_KINDS } from '@cronsvc/contracts';
 import { jobSchema, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
 import { jobColumns } from './job-data.js';
@@ -17,7 +17,9 @@ import { cancelPendingFires, lockJob } from './job-store.js';
 const UPDATABLE = [
   'name', 'kind', 'schedule', 'request', 'steps', 'retry_policy', 'state', 'max_concurrent_executions',
   'max_workflow_duration_seconds', 'on_success_url', 'on_failure_url', 'notification_override', 'webhook_secret',
+  'overlap_policy', 'catch_up_policy', 'jitter_seconds',
 ];
+const FIRE_POLICIES = ['overlap_policy', 'catch_up_policy', 'jitter_seconds'];
 const MERGED_OBJECTS = new Set(['request', 'schedule', 'retry_policy']);
 
 const patchShape = Joi.object(Object.fromEntries(UPDATABLE.map((k) => [k, Joi.any()]))).min(1).messages({
@@ -36,6 +38,7 @@ function mergeObject(current: unknown, patch: unknown): unknown {
 }
 
 const isStepKind = (kind: unknown) => (STEP_KINDS as readonly unknown[]).includes(kind);
+const isScheduledKind = (kind: unknown) => (SCHEDULED_KINDS as readonly unknown[]).includes(kind);
 
 function applyPatch(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const next = { ...current };
@@ -44,6 +47,8 @@ function applyPatch(current: Record<string, unknown>, patch: Record<string, unkn
   if (patch.kind !== undefined && patch.kind !== current.kind) {
     delete next.schedule;
     if (isStepKind(patch.kind) !== isStepKind(current.kind)) for (const key of ['request', 'steps']) delete next[key];
+    // A kind without a schedule has no fire policies: the stored ones go, unless the PATCH sets one (a 400).
+    if (!isScheduledKind(patch.kind)) for (const key of FIRE_POLICIES) delete next[key];
   }
   for (const [key, value] of Object.entries(patch)) {
     if (MERGED_OBJECTS.has(key) && next[key] !== undefined && next[key] !== null) next[key] = mergeObject(next[key], value);
@@ -69,6 +74,7 @@ function asInput(job: JobRow): Record<string, unknown> {
   if (job.request !== null) out.request = job.request;
   if (job.steps !== null) out.steps = job.steps;
   if (job.maxWorkflowDurationSeconds !== null) out.max_workflow_duration_seconds = job.maxWorkflowDurationSeconds;
+  if (isScheduledKind(job.kind)) Object.assign(out, { overlap_policy: job.overlapPolicy, catch_up_policy: job.catchUpPolicy, jitter_seconds: job.jitterSeconds });
   return out;
 }
 

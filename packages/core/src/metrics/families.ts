@@ -1,4 +1,4 @@
-import { ATTEMPT_STATUSES } from '@cronsvc/contracts';
+import { ATTEMPT_STATUSES, FIRE_OUTCOMES, type FireOutcome } from '@cronsvc/contracts';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { processRegistry } from './registry.js';
 
@@ -47,6 +47,16 @@ export const fireLag = new Histogram({
   registers,
 });
 
+/** The outcomes a fire is counted under once it has one: every outcome but pending. */
+export const COUNTED_FIRE_OUTCOMES = FIRE_OUTCOMES.filter((o): o is Exclude<FireOutcome, 'pending'> => o !== 'pending');
+
+export const fires = new Counter({
+  name: 'cronsvc_fires_total',
+  help: 'Expected fires of scheduled jobs by outcome: fired, late and caught_up when the first request goes out, missed and skipped when recorded.',
+  labelNames: ['outcome'] as const,
+  registers,
+});
+
 export const deliveries = new Counter({
   name: 'cronsvc_deliveries_total',
   help: 'Notification and callback deliveries that ended, by outcome.',
@@ -86,3 +96,4 @@ export function markProcess(app: 'api' | 'scheduler' | 'executor' | 'notifier' |
 for (const status of FINISHED_STATUSES) executionsFinished.inc({ status }, 0);
 for (const status of ATTEMPT_STATUSES) attempts.inc({ status }, 0);
 for (const status of DELIVERY_OUTCOMES) deliveries.inc({ status }, 0);
+for (const outcome of COUNTED_FIRE_OUTCOMES) fires.inc({ outcome }, 0);

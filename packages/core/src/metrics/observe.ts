@@ -1,6 +1,6 @@
-import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import type { AttemptStatus, ErrorClass, FireOutcome } from '@cronsvc/contracts';
 import type { Logger } from '../logging/logger.js';
-import { attemptDuration, attempts, deliveries, executionsFinished, fireLag } from './families.js';
+import { attemptDuration, attempts, deliveries, executionsFinished, fireLag, fires } from './families.js';
 
 /** What the observers read of a claimed execution. */
 export interface ObservedExecution {
@@ -45,4 +45,9 @@ export function observeRecording(logger: Logger, exe: ObservedExecution, attempt
 
 export function observeDelivery(outcome: string): void {
   if (outcome === 'sent' || outcome === 'failed') deliveries.inc({ status: outcome });
+}
+
+/** Counts fires of the ledger as they get their outcome (docs/OPERATIONS.md, "Metrics"). */
+export function observeFires(outcome: Exclude<FireOutcome, 'pending'>, count = 1): void {
+  fires.inc({ outcome }, count);
 }

@@ -28,6 +28,7 @@ const event = (overrides: Partial<OutboxEvent> = {}): OutboxEvent => ({
   type: 'execution.succeeded',
   executionId: 'exe_1',
   monitorId: null,
+  jobId: null,
   payload: null,
   createdAt: at,
   ...overrides,
@@ -98,5 +99,17 @@ describe('deliveriesFor', () => {
     const out = deliveriesFor(event(), execution({ onSuccessUrl: null }), rules, BASE);
     // One on_success to the shared destination (its first rule's), its on_completion apart, and the other channel's own.
     expect(out.map((d) => [d.event, d.ruleId])).toEqual([['on_success', 'a'], ['on_completion', 'd'], ['on_success', 'e']]);
+  });
+
+  it('sends a fire.missed event without an execution to its job’s on_missed rules only', () => {
+    const payload = {
+      event: 'fire.missed' as const,
+      job: { id: 'job_1', name: 'nightly' },
+      fires: [{ scheduled_for: at.toISOString(), outcome: 'missed' as const, reason: null }],
+      timestamp: at.toISOString(),
+    };
+    const rules = [rule('a', 'on_missed'), rule('b', 'on_failure'), rule('c', 'on_missed', { jobId: 'job_other' })];
+    const out = deliveriesFor(event({ type: 'fire.missed', executionId: null, jobId: 'job_1', payload }), undefined, rules, BASE);
+    expect(out).toEqual([expect.objectContaining({ kind: 'channel', event: 'on_missed', ruleId: 'a', executionId: null, monitorId: null, payload, context: null })]);
   });
 });

@@ -10,6 +10,8 @@ export interface OutboxEvent {
   type: EventType;
   executionId: string | null;
   monitorId: string | null;
+  /** fire.missed: the job whose slots were missed or skipped (such an event has no execution). */
+  jobId: string | null;
   payload: NotificationPayload | null;
   createdAt: Date;
 }
@@ -108,7 +110,11 @@ export function deliveriesFor(event: OutboxEvent, execution: EventExecution | un
   if (execution?.muted) return out;
 
   const wanted = RULE_EVENTS_OF[event.type];
-  const owns = (r: RuleRow) => (execution ? r.jobId === execution.jobId : event.monitorId !== null && r.monitorId === event.monitorId);
+  const owns = (r: RuleRow) => {
+    if (execution) return r.jobId === execution.jobId;
+    if (event.jobId !== null) return r.jobId === event.jobId;
+    return event.monitorId !== null && r.monitorId === event.monitorId;
+  };
   // Rules of one event whose channels reach the same destination owe it one message, not one each.
   const reached = new Set<string>();
   for (const rule of rules) {
@@ -125,7 +131,7 @@ export function deliveriesFor(event: OutboxEvent, execution: EventExecution | un
       ruleId: rule.id,
       event: rule.event,
       url: null,
-      payload: payload.event === named ? payload : { ...payload, event: named },
+      payload: payload.event === named ? payload : ({ ...payload, event: named } as NotificationPayload),
     });
   }
   return out;

@@ -13,6 +13,7 @@ export const PAYLOAD_EVENT: Record<RuleEvent, PayloadEvent> = {
   on_approval_required: 'approval.required',
   on_down: 'monitor.down',
   on_recovery: 'monitor.recovered',
+  on_missed: 'fire.missed',
 };
 
 /** The rule events an outbox event triggers. */
@@ -22,6 +23,7 @@ export const RULE_EVENTS_OF: Record<EventType, readonly RuleEvent[]> = {
   'approval.required': ['on_approval_required'],
   'monitor.down': ['on_down'],
   'monitor.recovered': ['on_recovery'],
+  'fire.missed': ['on_missed'],
 };
 
 /** The callback an execution event owes, if its job has the URL. */

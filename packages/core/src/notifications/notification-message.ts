@@ -1,5 +1,5 @@
 import type { ExecutionEvent } from './execution-event.js';
-import type { RuleEvent } from '@cronsvc/contracts';
+import type { FireMissedPayload, RuleEvent } from '@cronsvc/contracts';
 
 /** The approval event (docs/NOTIFICATIONS.md), as a workflow's approval step writes it to the outbox. */
 export interface ApprovalEvent {
@@ -25,7 +25,7 @@ export interface MonitorEvent {
   timestamp: string;
 }
 
-export type NotificationPayload = ExecutionEvent | ApprovalEvent | MonitorEvent;
+export type NotificationPayload = ExecutionEvent | ApprovalEvent | MonitorEvent | FireMissedPayload;
 
 /** What channels other than webhooks show about an execution besides its payload. */
 export interface ExecutionContext {
@@ -47,4 +47,6 @@ export interface NotificationMessage {
 
 export const isMonitorEvent = (p: NotificationPayload): p is MonitorEvent => 'monitor' in p;
 export const isApprovalEvent = (p: NotificationPayload): p is ApprovalEvent => 'approval' in p;
-export const isExecutionEvent = (p: NotificationPayload): p is ExecutionEvent => !isMonitorEvent(p) && !isApprovalEvent(p);
+/** A window of missed slots or a skipped slot of the fire ledger (docs/NOTIFICATIONS.md). */
+export const isMissedFiresEvent = (p: NotificationPayload): p is FireMissedPayload => 'fires' in p;
+export const isExecutionEvent = (p: NotificationPayload): p is ExecutionEvent => !isMonitorEvent(p) && !isApprovalEvent(p) && !isMissedFiresEvent(p);

@@ -9,7 +9,7 @@ import type { NotificationPayload } from './notification-message.js';
 // Takes the oldest events nobody else is relaying; removing them commits with their deliveries.
 const TAKE_SQL = `
   DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-  RETURNING workspace_id, type, execution_id, monitor_id, payload, created_at`;
+  RETURNING workspace_id, type, execution_id, monitor_id, job_id, payload, created_at`;
 
 const EXECUTIONS_SQL = `
   SELECT e.id, e.job_id, e.job_name, e.status, e.scheduled_for, e.started_at, e.finished_at, e.duration_ms,
@@ -48,6 +48,7 @@ interface EventRow {
   type: EventType;
   execution_id: string | null;
   monitor_id: string | null;
+  job_id: string | null;
   payload: NotificationPayload | null;
   created_at: Date;
 }
@@ -76,6 +77,7 @@ const toEvent = (r: EventRow): OutboxEvent => ({
   type: r.type,
   executionId: r.execution_id,
   monitorId: r.monitor_id,
+  jobId: r.job_id,
   payload: r.payload,
   createdAt: r.created_at,
 });
@@ -116,7 +118,7 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
       const { rows } = await client.query<ExecutionRow>({ name: 'relay-executions', text: EXECUTIONS_SQL, values: [executionIds] });
       for (const r of rows) executions.set(r.id, toExecution(r));
     }
-    const jobIds = [...new Set([...executions.values()].map((e) => e.jobId))];
+    const jobIds = [...new Set([...[...executions.values()].map((e) => e.jobId), ...events.flatMap((e) => (e.jobId ? [e.jobId] : []))])];
     const monitorIds = [...new Set(events.flatMap((e) => (e.monitorId ? [e.monitorId] : [])))];
     const { rows: ruleRows } = await client.query<{ id: string; channel_id: string; destination: string; event: RuleEvent; job_id: string | null; monitor_id: string | null }>({
       name: 'relay-rules',
@@ -131,7 +133,7 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
     }
     const deliveries = events.flatMap((event) => {
       const execution = event.executionId ? executions.get(event.executionId) : undefined;
-      const owner = execution?.jobId ?? event.monitorId ?? '';
+      const owner = execution?.jobId ?? event.jobId ?? event.monitorId ?? '';
       return deliveriesFor(event, execution, byOwner.get(owner) ?? [], deps.config.publicBaseUrl);
     });
     await insertDeliveries(client, deliveries, deps.clock.now());

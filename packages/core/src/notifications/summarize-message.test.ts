@@ -47,4 +47,20 @@ describe('summarizeMessage', () => {
     expect(s.fields).toEqual(expect.arrayContaining([{ label: 'Step', value: 'ok (step 2)' }, { label: 'Message', value: 'Ship it?' }]));
     expect(s.links.map((l) => l.label)).toEqual(['Review', 'Approve', 'Reject']);
   });
+
+  it('says how many runs a job missed, listing the slots, and names a skip by its reason', () => {
+    const slot = (m: number) => ({ scheduled_for: `2030-01-01T00:${String(m).padStart(2, '0')}:00.000Z`, outcome: 'missed' as const, reason: null });
+    const job = { id: 'job_1', name: 'nightly' };
+    const missed = summarizeMessage({ event: 'on_missed', payload: { event: 'fire.missed', job, fires: Array.from({ length: 12 }, (_, i) => slot(i)), timestamp: '2030-01-01T00:20:00.000Z' }, context: null });
+    expect(missed).toMatchObject({ tone: 'warning', title: 'Job "nightly" missed 12 runs', eventName: 'fire.missed' });
+    expect(missed.fields).toContainEqual({ label: 'Missed', value: '12 slots' });
+    expect(missed.fields.find((f) => f.label === 'Slots')?.value).toMatch(/^2030-01-01 00:00:00 UTC, .* and 2 more$/);
+    const skipped = summarizeMessage({
+      event: 'on_missed',
+      payload: { event: 'fire.missed', job, fires: [{ scheduled_for: '2030-01-01T00:00:00.000Z', outcome: 'skipped', reason: 'overlap' }], timestamp: '2030-01-01T00:00:01.000Z' },
+      context: null,
+    });
+    expect(skipped).toMatchObject({ title: 'Job "nightly" skipped a run (overlap)' });
+    expect(skipped.fields).toContainEqual({ label: 'Slot', value: '2030-01-01 00:00:00 UTC' });
+  });
 });

@@ -1,5 +1,6 @@
 import type { ExecutionEvent } from './execution-event.js';
-import { isApprovalEvent, isMonitorEvent, type ApprovalEvent, type MonitorEvent, type NotificationMessage } from './notification-message.js';
+import type { FireMissedPayload } from '@cronsvc/contracts';
+import { isApprovalEvent, isMissedFiresEvent, isMonitorEvent, type ApprovalEvent, type MonitorEvent, type NotificationMessage } from './notification-message.js';
 
 export type Tone = 'success' | 'failure' | 'warning';
 
@@ -112,8 +113,36 @@ function monitorSummary(message: NotificationMessage, payload: MonitorEvent): Me
   };
 }
 
+// A message lists this many slots; the payload of a webhook has them all.
+const LISTED_SLOTS = 10;
+
+function missedSummary(payload: FireMissedPayload): MessageSummary {
+  const { job, fires } = payload;
+  const skipped = fires.filter((f) => f.outcome === 'skipped');
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const title = skipped.length > 0
+    ? `Job "${job.name}" skipped ${skipped.length === 1 ? 'a run' : count(skipped.length, 'run')} (${skipped[0].reason ?? 'skipped'})`
+    : `Job "${job.name}" missed ${fires.length === 1 ? 'a run' : count(fires.length, 'run')}`;
+  const slots = fires.slice(0, LISTED_SLOTS).map((f) => formatTime(f.scheduled_for));
+  if (fires.length > LISTED_SLOTS) slots.push(`and ${fires.length - LISTED_SLOTS} more`);
+  return {
+    tone: 'warning',
+    eventName: payload.event,
+    title,
+    fields: [
+      { label: 'Job', value: job.name },
+      { label: skipped.length > 0 ? 'Skipped' : 'Missed', value: count(fires.length, 'slot') },
+      { label: fires.length === 1 ? 'Slot' : 'Slots', value: slots.join(', ') },
+    ],
+    links: [],
+    output: null,
+    timestamp: payload.timestamp,
+  };
+}
+
 export function summarizeMessage(message: NotificationMessage): MessageSummary {
   const { payload } = message;
+  if (isMissedFiresEvent(payload)) return missedSummary(payload);
   if (isMonitorEvent(payload)) return monitorSummary(message, payload);
   if (isApprovalEvent(payload)) return approvalSummary(payload);
   return executionSummary(message, payload);

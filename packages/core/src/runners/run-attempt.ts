@@ -1,6 +1,8 @@
 import type { JobKind } from '@cronsvc/contracts';
 import { claimAttempt } from '../executions/claim-attempt.js';
 import { newExecutionVariables } from '../executions/execution-variables.js';
+import { executedFireOutcome } from '../fires/fire-outcome.js';
+import { observeFires } from '../metrics/observe.js';
 import { setRequestIdInScope } from '../logging/log-context.js';
 import { requestRunner } from './request-runner.js';
 import type { Runner, RunnerDeps, RunOutcome } from './runner.js';
@@ -33,6 +35,10 @@ export async function runAttempt(deps: RunnerDeps, executionId: string): Promise
     if (!('claimed' in claim)) return claim;
     const exe = claim.claimed;
     if (claims && !claims.hold(exe)) return { handedBack: executionId };
+    // The claim that starts an execution stamps started_at with its own time: that is the fire.
+    if (exe.fire && exe.startedAt.getTime() === now.getTime()) {
+      observeFires(executedFireOutcome({ ...exe.fire, firedAt: exe.startedAt }, deps.config.fireLateAfterMs) as 'fired' | 'late' | 'caught_up');
+    }
     setRequestIdInScope(exe.requestId);
     const runner = RUNNERS[exe.jobKind as JobKind];
     if (!claims) return { turn: await runner.run(deps, exe) };

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import {
-  AppError, createJob, createRule, deleteJob, deleteRule, findJob, listChannels, listExecutions, listJobs, listRules, pauseJob, recentOutcomes, resumeJob,
-  runNow, serializeChannel, serializeExecution, serializeJob, serializeRule, upcomingFires, updateJob, type JobRow,
+  AppError, createJob, createRule, deleteJob, deleteRule, findJob, jobFire, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
+  pauseJob, recentOutcomes, resumeJob, runNow, serializeChannel, serializeExecution, serializeJob, serializeRule, upcomingFires, updateJob, type JobRow,
 } from '@cronsvc/core';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { postedValues, type FieldErrors } from '../form-parsing.js';
@@ -15,6 +15,8 @@ import { confirmView } from '../views/problem.view.js';
 const PAGE_SIZE = 50;
 const RECENT = 20;
 const NEXT_FIRES = 5;
+const RECENT_FIRES = 30;
+const DAY_MS = 86_400_000;
 
 /** The API's answer to a form, by field: validation details where they point, otherwise the message. */
 function formErrors(error: AppError, kind: string, jsonOnly: boolean): FieldErrors {
@@ -32,12 +34,13 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
     const ws = workspaceOf(res);
     try {
       const list = await listJobs(deps, ws, { ...filter, limit: String(PAGE_SIZE), offset });
-      const outcomes = await recentOutcomes(deps, ws, list.data.map((j) => j.id), RECENT);
-      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data: list.data.map(show) }, outcomes, filter));
+      const ids = list.data.map((j) => j.id);
+      const [outcomes, missed] = await Promise.all([recentOutcomes(deps, ws, ids, RECENT), missedCounts(deps, ids, new Date(deps.clock.now().getTime() - DAY_MS))]);
+      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data: list.data.map(show) }, { outcomes, missed }, filter));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
       const empty = { data: [], total: 0, limit: PAGE_SIZE, offset: 0 };
-      sendPage(res, 400, jobsView(viewContext(deps, req, res), empty, new Map(), filter, error.message));
+      sendPage(res, 400, jobsView(viewContext(deps, req, res), empty, { outcomes: new Map(), missed: new Map() }, filter, error.message));
     }
   });
 
@@ -77,14 +80,18 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
   router.get('/:id', async (req, res) => {
     const ws = workspaceOf(res);
     const row = await findJob(deps.db, ws, req.params.id);
-    const [executions, rules, channels] = await Promise.all([
+    const job = show(row);
+    const scheduled = job.overlap_policy !== undefined;
+    const [executions, rules, channels, ledger] = await Promise.all([
       listExecutions(deps, ws, { limit: String(RECENT) }, row.id),
       listRules(deps, ws, { kind: 'job', id: row.id }, { limit: '100' }),
       listChannels(deps, ws, { limit: '100' }),
+      scheduled ? listJobFires(deps, ws, row.id, { limit: String(RECENT_FIRES) }) : null,
     ]);
     const view = {
-      job: show(row),
+      job,
       fires: upcomingFires(row, NEXT_FIRES),
+      ledger: ledger ? ledger.data.map(jobFire) : null,
       executions: executions.data.map(serializeExecution),
       rules: rules.data.map(serializeRule),
       channels: channels.data.map((c) => serializeChannel(c, deps.config.secretsEncryptionKey)),

@@ -1,4 +1,4 @@
-import { HTTP_METHODS, JOB_KINDS, JOB_STATES, NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS } from '@cronsvc/contracts';
+import { CATCH_UP_POLICIES, HTTP_METHODS, JOB_KINDS, JOB_STATES, NOTIFICATION_OVERRIDES, OVERLAP_POLICIES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS } from '@cronsvc/contracts';
 import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { rowFields, stepControlId, type StepsEditor } from '../step-form.js';
@@ -32,6 +32,9 @@ const F = {
   webhook_secret: { name: 'webhook_secret', label: 'Webhook secret', type: 'password', kinds: ['webhook_trigger'], hint: 'Callers send it as X-Webhook-Secret (optional).' },
   max_attempts: { name: 'max_attempts', label: 'Max attempts', type: 'number', hint: '1 to 10, the first included; default 3.' },
   retry_on_statuses: { name: 'retry_on_statuses', label: 'Retry on statuses', hint: 'Status codes that are tried again, separated by commas. Timeouts and connection errors always are.' },
+  overlap_policy: { name: 'overlap_policy', label: 'Overlap policy', type: 'select', options: OVERLAP_POLICIES, kinds: SCHEDULED_KINDS, hint: 'When a fire is due while Max concurrent executions already run: queue waits for a free place; skip records the fire skipped and does not run it.' },
+  catch_up_policy: { name: 'catch_up_policy', label: 'Catch-up policy', type: 'select', options: CATCH_UP_POLICIES, kinds: SCHEDULED_KINDS, hint: 'After slots passed while the service was down: one runs a single catch-up; none records them missed and runs nothing.' },
+  jitter_seconds: { name: 'jitter_seconds', label: 'Jitter (seconds)', type: 'number', kinds: SCHEDULED_KINDS, hint: '0 to 3600: each run starts at a random delay up to this after its slot, drawn once per slot.' },
   max_concurrent_executions: { name: 'max_concurrent_executions', label: 'Max concurrent executions', type: 'number', hint: '0 is unlimited; empty: 0 for request jobs, 1 for step-driven jobs.' },
   on_success_url: { name: 'on_success_url', label: 'On success callback', type: 'url', placeholder: 'https://example.com/done', hint: 'A URL called with the result after a success (optional).' },
   on_failure_url: { name: 'on_failure_url', label: 'On failure callback', type: 'url', placeholder: 'https://example.com/failed', hint: 'A URL called with the result after a failure (optional).' },
@@ -90,6 +93,8 @@ ${f(F.state)}
 ${f(F.every_n_minutes)}
 ${f(F.cron)}
 ${f(F.run_at)}
+<div class="grid">${f(F.overlap_policy)}${f(F.catch_up_policy)}</div>
+${f(F.jitter_seconds)}
 </fieldset>
 <fieldset data-kinds="${REQUEST.join(' ')}"><legend>Request</legend>
 ${f(F.url)}

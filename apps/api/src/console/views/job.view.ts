@@ -1,15 +1,18 @@
-import { JOB_RULE_EVENTS, type Channel, type Execution, type Job, type Rule } from '@cronsvc/contracts';
+import { JOB_RULE_EVENTS, type Channel, type Execution, type Fire, type Job, type Rule } from '@cronsvc/contracts';
 import { duration, scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
 import type { StepsEditor } from '../step-form.js';
+import { fireStrip } from './fire-strip.view.js';
 import { jobForm } from './job-form.view.js';
 import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 
 export interface JobPage {
   job: Job;
   fires: Date[];
+  /** The recent fires of the ledger; null for kinds without a schedule. */
+  ledger: Fire[] | null;
   executions: Execution[];
   rules: Rule[];
   channels: Channel[];
@@ -40,6 +43,7 @@ ${target}
 ${job.trigger_url ? html`<dt>Trigger URL</dt><dd class="mono">${job.trigger_url}</dd>` : ''}
 <dt>Retries</dt><dd>up to ${job.retry_policy.max_attempts} attempts</dd>
 <dt>Concurrency</dt><dd>${job.max_concurrent_executions === 0 ? 'unlimited' : `at most ${job.max_concurrent_executions} at a time`}</dd>
+${job.overlap_policy ? html`<dt>Fire policies</dt><dd>overlap ${job.overlap_policy}, catch-up ${job.catch_up_policy}, jitter ${job.jitter_seconds} s</dd>` : ''}
 <dt>Created</dt><dd>${when(job.created_at, ctx.now)}</dd>
 <dt>Updated</dt><dd>${when(job.updated_at, ctx.now)}</dd>
 </dl>`;
@@ -117,6 +121,7 @@ ${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'dan
 <section class="card" aria-labelledby="schedule-heading"><h2 id="schedule-heading">Schedule</h2><p><strong>${scheduleInWords(job)}</strong></p>${nextFires(ctx, job, view.fires)}</section>
 <section class="card" aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>${details(ctx, job)}</section>
 </div>
+${view.ledger ? html`<section class="card" aria-labelledby="ledger-heading"><h2 id="ledger-heading">Recent fires</h2>${fireStrip(view.ledger, ctx.now)}</section>` : ''}
 <section class="card" aria-labelledby="recent-heading"><h2 id="recent-heading">Recent executions</h2>${recentExecutions(ctx, job, view.executions)}</section>
 <section class="card" aria-labelledby="rules-heading"><h2 id="rules-heading">Notification rules</h2>${rulesSection(ctx, job, view.rules, view.channels)}</section>`,
   );

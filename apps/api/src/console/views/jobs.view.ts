@@ -18,7 +18,14 @@ function lastStatus(outcomes: Outcome[]): Html {
   return last ? html`<a class="badge s-${last.status}" href="${paths.execution(last.id)}">${last.status}</a>` : html`<span class="muted">never run</span>`;
 }
 
-function row(ctx: ViewContext, job: Job, outcomes: Outcome[]): Html {
+/** Slots missed in the last 24 hours; a dash for kinds without a schedule. */
+function missedCell(job: Job, missed: Map<string, number>): Html {
+  if (job.overlap_policy === undefined) return html`<span class="muted">-</span>`;
+  const n = missed.get(job.id) ?? 0;
+  return n === 0 ? html`<span class="muted">0</span>` : html`<a class="badge s-failed" href="${paths.job(job.id)}#ledger-heading">${n} missed</a>`;
+}
+
+function row(ctx: ViewContext, job: Job, outcomes: Outcome[], missed: Map<string, number>): Html {
   return html`<tr>
 <td data-label="Name"><a href="${paths.job(job.id)}">${job.name}</a></td>
 <td data-label="Kind">${job.kind}</td>
@@ -27,19 +34,26 @@ function row(ctx: ViewContext, job: Job, outcomes: Outcome[]): Html {
 <td data-label="Next run">${when(job.next_run_at, ctx.now)}</td>
 <td data-label="Last status">${lastStatus(outcomes)}</td>
 <td data-label="Last 20">${outcomeStrip(outcomes)}</td>
+<td data-label="Missed (24 h)">${missedCell(job, missed)}</td>
 </tr>`;
 }
 
 /** Jobs: the workspace's jobs with their status at a glance, filtered by name, state and kind. */
-export function jobsView(ctx: ViewContext, list: ListEnvelope<Job>, outcomes: Map<string, Outcome[]>, filter: JobsFilter, error?: string): Html {
+export function jobsView(
+  ctx: ViewContext,
+  list: ListEnvelope<Job>,
+  glance: { outcomes: Map<string, Outcome[]>; missed: Map<string, number> },
+  filter: JobsFilter,
+  error?: string,
+): Html {
   const filtered = Boolean(filter.name || filter.state || filter.kind);
   const table =
     list.data.length === 0
       ? html`<p class="empty">${filtered ? 'No job matches these filters.' : html`No jobs yet. <a href="${paths.newJob}">Create one</a>.`}</p>`
       : html`<table class="list">
 <caption class="visually-hidden">Jobs</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Schedule</th><th scope="col">Next run</th><th scope="col">Last status</th><th scope="col">Last 20</th></tr></thead>
-<tbody>${list.data.map((job) => row(ctx, job, outcomes.get(job.id) ?? []))}</tbody>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Schedule</th><th scope="col">Next run</th><th scope="col">Last status</th><th scope="col">Last 20</th><th scope="col">Missed (24 h)</th></tr></thead>
+<tbody>${list.data.map((job) => row(ctx, job, glance.outcomes.get(job.id) ?? [], glance.missed))}</tbody>
 </table>`;
   return page(
     ctx,
