@@ -64,6 +64,9 @@ it('takes the fire policies in New job and the edit form, and hides them for kin
   const id = /\/console\/jobs\/(job_[^/?]+)/.exec(page.url())![1];
   expect((await f.get(`/v1/jobs/${id}`)).body).toMatchObject({ overlap_policy: 'skip', catch_up_policy: 'none', jitter_seconds: 90 });
   await expect(page.getByText('overlap skip, catch-up none, jitter 90 s').isVisible()).resolves.toBe(true);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.waitForURL(new RegExp(`/console/jobs/${id}/edit`));
+  await expect(page.getByLabel('Overlap policy', { exact: true }).inputValue()).resolves.toBe('skip');
   await page.getByLabel('Kind', { exact: true }).selectOption('one_time');
   await expect(page.getByLabel('Overlap policy', { exact: true }).isVisible()).resolves.toBe(false);
   await page.context().close();
