@@ -56,7 +56,7 @@ const FIRE_SQL = `
     SELECT id, workspace_id, job_id, job_name, 'queued', 'schedule', scheduled_for, fire_key, scheduled_for, ${paramAfter(FIRE_COLUMNS)}, ${paramAfter(FIRE_COLUMNS)}
       FROM input
     ON CONFLICT (fire_key) DO NOTHING
-    RETURNING id, scheduled_for
+    RETURNING id, scheduled_for, workspace_id
   ), moved AS (
     UPDATE jobs AS j SET next_run_at = i.next_run_at
       FROM input AS i
@@ -102,12 +102,12 @@ export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; ba
         const row = executionRow({ workspaceId: p.job.workspace_id, jobId: p.job.id, jobName: p.job.name, source: 'schedule', scheduledFor: p.scheduledFor });
         return { id: row.id, workspaceId: row.workspaceId, jobId: row.jobId, jobName: row.jobName, scheduledFor: p.scheduledFor, fireKey: row.fireKey ?? null, nextRunAt: p.nextRunAt };
       });
-      const { rows: created } = await client.query<{ id: string; scheduled_for: Date }>({
+      const { rows: created } = await client.query<{ id: string; scheduled_for: Date; workspace_id: string }>({
         name: 'fire-due-jobs-insert',
         text: FIRE_SQL,
         values: [...columnArrays(FIRE_COLUMNS, fires), now],
       });
-      return { enqueue: created.map((c) => firstAttempt({ id: c.id, scheduledFor: c.scheduled_for })), seen: due.length };
+      return { enqueue: created.map((c) => firstAttempt({ id: c.id, scheduledFor: c.scheduled_for, workspaceId: c.workspace_id })), seen: due.length };
     });
     if (enqueue.length > 0) {
       try {
