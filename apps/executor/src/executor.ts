@@ -202,6 +202,7 @@ export function startExecutor(runtime: Runtime): Executor {
     heldBack.probe();
     heldBackExecutions.set(heldBack.size);
   }, PROBE_MS);
+  probe.unref();
   worker.on('failed', (job, error) => logger.warn('execution job failed', { executionId: job?.data.executionId, error: error.message }));
   worker.on('error', (error) => logger.warn('executor worker error', { error: error.message }));
   if (config.workspaceMaxInFlight >= config.executorConcurrency) {

@@ -143,7 +143,7 @@ it('backfills the counters of executions in flight before the migration', async 
   const ids = await queued(jobA, a, 4);
   await Promise.all(ids.map((id, i) => claimOn(i, id)));
   const migration = await readFile(path.join(repoRoot, 'prisma/migrations/20261202000000_workspace_in_flight/migration.sql'), 'utf8');
-  await ctx.runtime.pool.query(`DROP TABLE in_flight_counts; DROP FUNCTION in_flight_counts_apply() CASCADE; DROP FUNCTION workspace_in_flight(text[])`);
+  await ctx.runtime.pool.query(`DROP TABLE in_flight_counts; DROP FUNCTION in_flight_counts_apply() CASCADE; DROP FUNCTION workspace_room(text[], integer[], boolean)`);
   await ctx.runtime.pool.query(migration);
   await expectCountedExactly();
   expect((await counts()).actual).toEqual({ [a]: 4 });

@@ -147,25 +147,19 @@ const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
 //
 // Fair share (docs/adr/019-fair-share-between-workspaces.md): a queued execution, or a running one
 // without a lease (a retry, a claim handed back), needs room in its workspace; taking over an
-// expired lease does not (it is counted already). workspace_in_flight() makes the claims of each
-// workspace of the batch take turns and answers how many of its executions are in flight; the
-// batch's executions that need room are ranked per workspace (soonest due first) and those within
-// WORKSPACE_MAX_IN_FLIGHT start. Each claimed row answers the room its workspace has left.
+// expired lease does not (it is counted already). workspace_room() (see its migration) makes the
+// claims of each workspace that needs room take turns, and answers for each execution needing
+// room what room its workspace has left if it starts (the batch's are ranked per workspace,
+// soonest due first); those with room left >= 0 start, and each claimed row answers it. With no
+// limit (0) nothing needs room, and the function takes no lock.
 const CLAIM_SQL = `
     WITH v AS (SELECT * FROM ${unnestFrom(CLAIM_COLUMNS, 'v')}),
-    counted AS MATERIALIZED (SELECT * FROM workspace_in_flight(ARRAY(SELECT id FROM v WHERE max_in_flight > 0))),
-    wanting AS (
-      SELECT e.id, v.max_in_flight - COALESCE(c.n, 0) - row_number() OVER (PARTITION BY e.workspace_id ORDER BY e.next_attempt_at, e.id) AS room_left
-        FROM v JOIN executions AS e ON e.id = v.id JOIN jobs AS j ON j.id = e.job_id LEFT JOIN counted AS c ON c.ws = e.workspace_id
-       WHERE v.max_in_flight > 0 AND e.next_attempt_at <= now()
-         AND ((e.status = 'queued' AND (j.max_concurrent_executions = 0 OR ${paramAfter(CLAIM_COLUMNS)}::boolean))
-           OR (e.status = 'running' AND e.locked_until IS NULL))
-    )
+    room AS MATERIALIZED (SELECT * FROM workspace_room(ARRAY(SELECT id FROM v), ARRAY(SELECT max_in_flight FROM v), ${paramAfter(CLAIM_COLUMNS)}::boolean))
     UPDATE executions AS e
        SET status = 'running', locked_until = now() + v.lease_ms * interval '1 millisecond', claim_token = e.claim_token + 1,
            claimed_by = v.claimed_by, unrecorded_claims = e.unrecorded_claims + 1,
            started_at = COALESCE(e.started_at, v.at), updated_at = v.at, variables = COALESCE(e.variables, v.variables)
-      FROM v LEFT JOIN wanting AS r ON r.id = v.id,
+      FROM v LEFT JOIN room AS r ON r.id = v.id,
            jobs AS j, workspaces AS w
      WHERE e.id = v.id AND j.id = e.job_id AND w.id = e.workspace_id
        AND e.next_attempt_at <= now()
