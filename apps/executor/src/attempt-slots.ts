@@ -3,7 +3,7 @@
  * held attempts and held-back ones share the same EXECUTOR_CONCURRENCY. While every slot is taken,
  * each one freed goes to the next workspace in turn among those waiting for one (round-robin), and
  * within a workspace first come, first served: a workspace with hundreds of attempts waiting
- * delays another's next attempt by at most one slot each (docs/adr/019-fair-share-between-workspaces.md).
+ * delays another's next attempt by at most one slot each (docs/adr/021-fair-share-between-workspaces.md).
  */
 export class AttemptSlots {
   private free: number;

@@ -10,7 +10,7 @@ export interface Attempt {
 export type HeldBackAttempt = Attempt & { workspaceId: string };
 
 /**
- * The executor's side of fair share (docs/adr/019-fair-share-between-workspaces.md). The claim
+ * The executor's side of fair share (docs/adr/021-fair-share-between-workspaces.md). The claim
  * holds each workspace to WORKSPACE_MAX_IN_FLIGHT across executors; this keeps, per workspace and
  * in order of arrival, the attempts that cannot go yet, so that they neither claim in vain nor
  * occupy a queue worker, and starts them when their workspace may have room:

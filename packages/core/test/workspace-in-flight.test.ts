@@ -9,7 +9,7 @@ import { runNow } from '../src/executions/run-now.js';
 import { aJob, useWorkspace } from './factories.js';
 import { repoRoot, type TestContext } from './test-context.js';
 
-// Fair share in the claim (docs/adr/019-fair-share-between-workspaces.md): at most
+// Fair share in the claim (docs/adr/021-fair-share-between-workspaces.md): at most
 // WORKSPACE_MAX_IN_FLIGHT executions of one workspace run under a lease at once, whichever
 // executors claim them and however their claims race; a claim refused for room changes nothing.
 

@@ -1,4 +1,4 @@
--- Fair share between workspaces (docs/adr/019-fair-share-between-workspaces.md): at most
+-- Fair share between workspaces (docs/adr/021-fair-share-between-workspaces.md): at most
 -- WORKSPACE_MAX_IN_FLIGHT requests of one workspace in flight across all executors. An execution
 -- is in flight while it is running under a lease (locked_until set, expired or not: until it is
 -- taken over, recorded or released, it holds its place).

@@ -35,7 +35,7 @@ export interface ClaimedExecution {
   unrecordedClaims: number;
   /**
    * Requests its workspace may still start under WORKSPACE_MAX_IN_FLIGHT, as this claim left it
-   * (docs/adr/019-fair-share-between-workspaces.md); null when the claim took none of its room (a
+   * (docs/adr/021-fair-share-between-workspaces.md); null when the claim took none of its room (a
    * takeover) or there is no limit.
    */
   workspaceRoom: number | null;
@@ -145,7 +145,7 @@ const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
 // (claimed_by), so that other executors end the lease early when that worker's heartbeat stops
 // (reclaimExecutions).
 //
-// Fair share (docs/adr/019-fair-share-between-workspaces.md): a queued execution, or a running one
+// Fair share (docs/adr/021-fair-share-between-workspaces.md): a queued execution, or a running one
 // without a lease (a retry, a claim handed back), needs room in its workspace; taking over an
 // expired lease does not (it is counted already). workspace_room() (see its migration) makes the
 // claims of each workspace that needs room take turns, and answers for each execution needing

@@ -29,7 +29,7 @@ export interface ExecutionPayload {
   runAt?: number;
   /**
    * The execution's workspace: the executor hands its attempt slots to waiting workspaces in turn
-   * (docs/adr/019-fair-share-between-workspaces.md). Absent from jobs queued by older versions.
+   * (docs/adr/021-fair-share-between-workspaces.md). Absent from jobs queued by older versions.
    */
   workspaceId?: string;
 }
