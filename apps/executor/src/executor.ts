@@ -1,8 +1,10 @@
-import { DelayedError, type Worker } from 'bullmq';
+import { DelayedError, type Job, type Worker } from 'bullmq';
 import {
   ClaimsInHand,
   createHttpClient,
   createWorker,
+  fairShareDeferrals,
+  heldBackExecutions,
   keepCompleted,
   runAttempt,
   withLogContext,
@@ -13,9 +15,20 @@ import {
 import { AttemptSlots } from './attempt-slots.js';
 import { watchDeadExecutors } from './dead-executors.js';
 import { HeldAttempts, type HeldAttempt } from './held-attempts.js';
+import { HeldBack, type Attempt, type HeldBackAttempt } from './held-back.js';
 
 // Held attempts cost a timer and a few hundred bytes each; past this many the queue keeps the rest.
+// Attempts held back by fair share cost less (no timer), and as many may wait.
 const HOLD_LIMIT = 50_000;
+// How often a workspace held back here for want of room looks again, in case the room came back
+// on another executor (this one learns of its own turns ending at once).
+const PROBE_MS = 1_000;
+// An attempt outside a queue job that failed (the database away) is queued again this much later.
+const RETRY_AFTER_ERROR_MS = 1_000;
+// A held-back attempt's queue job waits this long in the delayed set rather than ending, so that
+// the reconciler, finding it there, does not queue the execution again every interval; it comes
+// back only should this executor have lost the attempt (and is then held back again, or runs).
+const HELD_BACK_RECHECK_MS = 30_000;
 
 export interface Executor {
   worker: Worker<ExecutionPayload>;
@@ -37,7 +50,15 @@ export function startExecutor(runtime: Runtime): Executor {
   const http = createHttpClient({ allowPrivateTargets: config.allowPrivateTargets });
   const slots = new AttemptSlots(config.executorConcurrency);
   const claims = new ClaimsInHand(runtime.pool, (error) => logger.warn('releasing a claim failed; the execution runs again once its lease ends', { error: error.message }));
-  const deps = { ...runtime, http, claims, inSlot: <T>(work: () => Promise<T>) => slots.run(work) };
+  // Started from its lane, a held-back attempt has been admitted already.
+  const heldBack = new HeldBack({ cap: config.workspaceMaxInFlight, limit: HOLD_LIMIT, start: (item) => runLoose(item, { fromLane: true }) });
+  const deps = {
+    ...runtime,
+    http,
+    claims,
+    inSlot: <T>(workspaceId: string | undefined, work: () => Promise<T>) => slots.run(workspaceId ?? '', work),
+    onRoom: (workspaceId: string, room: number) => heldBack.room(workspaceId, room),
+  };
   // Held attempts running, and every queue job's handler: what abandon() waits for.
   const inFlight = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
@@ -50,30 +71,67 @@ export function startExecutor(runtime: Runtime): Executor {
   };
   let stopping = false;
   let abandoned: Promise<void> | undefined;
-  // Each attempt logs in a scope of its own, which the claim names with the request id of the
-  // execution's creator, so every line about the execution carries it.
-  const attempt = (executionId: string): Promise<RunOutcome> => withLogContext({}, () => runAttempt(deps, executionId));
+  /**
+   * The attempt of an admitted item (heldBack.admit). However it ends, its turn is over for
+   * `heldBack`; 'held' when its claim was refused for room and its lane took it back. Each attempt
+   * logs in a scope of its own, which the claim names with the request id of the execution's
+   * creator, so every line about the execution carries it.
+   */
+  const attempt = async (item: Attempt): Promise<RunOutcome | 'held'> => {
+    let outcome: RunOutcome;
+    try {
+      outcome = await withLogContext({}, () => runAttempt(deps, item.executionId, item.workspaceId));
+    } catch (error) {
+      heldBack.ended(item.workspaceId);
+      throw error;
+    }
+    if (!('deferred' in outcome)) heldBack.ended(item.workspaceId);
+    else {
+      fairShareDeferrals.inc();
+      if (heldBack.deferred(item)) return 'held';
+    }
+    return outcome;
+  };
 
   // Queue jobs can arrive a little before their delay ends; one that did must still be held,
   // or it would go back to the delayed set and come back up to a Redis tick late.
   const holdWindowMs = config.executorPrefetchMs + 1_000;
   /** Holds an attempt due within the window until its time; false if it is later, the hold is full, or we are stopping. */
-  const holdUntil = (item: Omit<HeldAttempt, 'runAt'>, at: number): boolean => !stopping && at - Date.now() <= holdWindowMs && held.hold({ ...item, runAt: at });
+  const holdUntil = (item: Attempt, at: number): boolean => !stopping && at - Date.now() <= holdWindowMs && held.hold({ ...item, runAt: at });
 
-  const runHeld = (item: HeldAttempt) => {
+  /**
+   * Runs an attempt outside a queue job's handler (held for its time, out of its fair-share lane,
+   * or taken over from a dead executor): whatever it does not finish is queued again under its id.
+   */
+  function runLoose(item: Attempt, options: { fromLane: boolean }) {
+    const requeue = (runAt: Date) => deps.queues.enqueueExecutions([{ ...item, runAt }]);
     const run = (async () => {
       try {
-        const outcome = await attempt(item.executionId);
+        // Out of its lane (admitted there), it leaves no queue job behind to run it a second time;
+        // should one stay (the store slow, or the job still on its way to the delayed set), it
+        // finds the attempt claimed or done when it comes back.
+        if (options.fromLane) await deps.queues.cancelExecutions([item]).catch(() => undefined);
+        else if (!heldBack.admit(item)) return;
+        const outcome = await attempt(item);
+        if (outcome === 'held') return;
+        if ('deferred' in outcome) await requeue(outcome.retryAt);
         // Its queue job is done with: queued again under the same id, it runs at once elsewhere.
-        if ('handedBack' in outcome) await deps.queues.enqueueExecutions([{ executionId: item.executionId, attempt: item.attempt, runAt: new Date() }]);
-        else if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) {
-          await deps.queues.enqueueExecutions([{ executionId: item.executionId, attempt: item.attempt, runAt: outcome.retryAt }]);
-        }
+        else if ('handedBack' in outcome) await requeue(new Date());
+        else if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) await requeue(outcome.retryAt);
       } catch (error) {
-        logger.warn('held attempt failed; the reconciler will queue it again', { executionId: item.executionId, error: (error as Error).message });
+        // A database error, most likely: the queue takes the attempt back for a second later, or,
+        // should it fail too, the reconciler queues it once it is overdue.
+        logger.warn('held attempt failed; queueing it again', { executionId: item.executionId, error: (error as Error).message });
+        await requeue(new Date(Date.now() + RETRY_AFTER_ERROR_MS)).catch(() => undefined);
       }
     })();
     track(run);
+  }
+  const runHeld = (item: HeldAttempt) => runLoose({ executionId: item.executionId, attempt: item.attempt, workspaceId: item.workspaceId }, { fromLane: false });
+  /** A queue job whose attempt is held back: it waits in the delayed set while the attempt is in its lane. */
+  const waitInLane = async (job: Job<ExecutionPayload>, token: string | undefined): Promise<never> => {
+    await job.moveToDelayed(Date.now() + HELD_BACK_RECHECK_MS, token);
+    throw new DelayedError();
   };
   // Thousands of attempts can come due in the same millisecond. Started a slice per turn of the
   // event loop, the first claims leave at once instead of after every attempt has been set up.
@@ -93,9 +151,16 @@ export function startExecutor(runtime: Runtime): Executor {
   const worker = createWorker<ExecutionPayload>(
     'execution',
     (data, job, token) => track((async () => {
-      const item = { executionId: data.executionId, attempt: data.attempt };
+      const item: Attempt = { executionId: data.executionId, attempt: data.attempt, workspaceId: data.workspaceId };
       if (data.runAt !== undefined && data.runAt > Date.now() && holdUntil(item, data.runAt)) return;
-      const outcome = await attempt(data.executionId);
+      // Held back by its workspace's fair share: it waits in its lane, Postgres keeps the execution queued.
+      if (!heldBack.admit(item)) return waitInLane(job, token);
+      const outcome = await attempt(item);
+      if (outcome === 'held') return waitInLane(job, token);
+      if ('deferred' in outcome) {
+        await job.moveToDelayed(outcome.retryAt.getTime(), token);
+        throw new DelayedError();
+      }
       if ('handedBack' in outcome) {
         // Back to the queue under its id, due now: the next worker to look takes it.
         await job.moveToDelayed(Date.now(), token);
@@ -126,25 +191,48 @@ export function startExecutor(runtime: Runtime): Executor {
   const deadExecutors = watchDeadExecutors(runtime, {
     dueWithinMs: holdWindowMs,
     take: ({ running, due }) => {
-      const left = [...running, ...due].filter((item) => !holdUntil(item, Math.min(item.runAt.getTime(), Date.now() + holdWindowMs)));
+      const left = [...running, ...due].filter(
+        (item) => !holdUntil({ executionId: item.executionId, attempt: item.attempt, workspaceId: item.workspaceId }, Math.min(item.runAt.getTime(), Date.now() + holdWindowMs)),
+      );
       if (left.length === 0) return;
       deps.queues.requeueExecutions(left).catch((error) => logger.warn('queueing executions taken over failed; the reconciler will queue them', { count: left.length, error: (error as Error).message }));
     },
   });
+  const probe = setInterval(() => {
+    heldBack.probe();
+    heldBackExecutions.set(heldBack.size);
+  }, PROBE_MS);
+  probe.unref();
   worker.on('failed', (job, error) => logger.warn('execution job failed', { executionId: job?.data.executionId, error: error.message }));
   worker.on('error', (error) => logger.warn('executor worker error', { error: error.message }));
-  logger.info('executor started', { concurrency: config.executorConcurrency, prefetchMs: config.executorPrefetchMs });
+  if (config.workspaceMaxInFlight >= config.executorConcurrency) {
+    logger.warn('WORKSPACE_MAX_IN_FLIGHT is not below EXECUTOR_CONCURRENCY: one workspace whose requests hang can take every slot of this executor', {
+      workspaceMaxInFlight: config.workspaceMaxInFlight,
+      concurrency: config.executorConcurrency,
+    });
+  }
+  logger.info('executor started', { concurrency: config.executorConcurrency, prefetchMs: config.executorPrefetchMs, workspaceMaxInFlight: config.workspaceMaxInFlight });
   return {
     worker,
     async stop() {
       stopping = true;
       await deadExecutors.stop();
+      clearInterval(probe);
       // Not awaited yet: closing waits for the queue jobs in hand, and the held attempts must go back first.
       const closed = worker.close();
-      const released = held.release();
+      const now = new Date();
+      const heldBackItems = heldBack.release();
+      heldBackExecutions.set(0);
+      const released = [
+        ...held.release().map((r) => ({ executionId: r.executionId, attempt: r.attempt, workspaceId: r.workspaceId, runAt: new Date(r.runAt) })),
+        ...heldBackItems.map((r: HeldBackAttempt) => ({ ...r, runAt: now })),
+      ];
       if (released.length > 0) {
+        // A held-back attempt whose queue job waits in the delayed set is woken; one without a
+        // queue job (held, then held back) gets a new one.
         await deps.queues
-          .enqueueExecutions(released.map((r) => ({ executionId: r.executionId, attempt: r.attempt, runAt: new Date(r.runAt) })))
+          .enqueueExecutions(released)
+          .then(() => deps.queues.wakeExecutions(heldBackItems))
           .catch((error) => logger.warn('handing held attempts back failed; the reconciler will queue them', { count: released.length, error: (error as Error).message }));
       }
       await closed;

@@ -3,6 +3,8 @@ import { executionJobId } from '@cronsvc/core';
 export interface HeldAttempt {
   executionId: string;
   attempt: number;
+  /** The execution's workspace, as the queue payload named it. */
+  workspaceId?: string;
   /** When it is due, ms since the epoch. */
   runAt: number;
 }

@@ -22,7 +22,7 @@ export {
   updateJob
 } from './jobs/index.js';
 export { createLogger, type Logger, withLogContext } from './logging/index.js';
-export { httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
+export { fairShareDeferrals, heldBackExecutions, httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
 export {
   createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pingTokenKnown, pruneMonitorDeliveries, recordPing, resumeMonitor,
   revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor

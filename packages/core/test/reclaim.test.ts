@@ -84,7 +84,7 @@ it('ends the lease of a quiet executor at once; the next claim takes it and fenc
   await quiet(dead, DEAD_AFTER + 500);
   const reclaimed = await reclaim();
   expect(reclaimed.workers).toEqual([dead]);
-  expect(reclaimed.running).toEqual([{ executionId: lost, attempt: 1, runAt: (await row(lost)).nextAttemptAt }]);
+  expect(reclaimed.running).toEqual([{ executionId: lost, attempt: 1, runAt: (await row(lost)).nextAttemptAt, workspaceId }]);
   expect(ids(reclaimed.due)).not.toContain(kept);
   expect((await row(kept)).lockedUntil!.getTime()).toBeGreaterThan(Date.now() + LEASE - 5_000);
 

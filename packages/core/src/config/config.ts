@@ -65,6 +65,8 @@ export interface Config {
   /** How often the scheduler re-queues executions that Redis lost. */
   readonly reconcileIntervalMs: number;
   readonly executorConcurrency: number;
+  /** Requests of one workspace in flight at once across all executors (fair share); 0 = no limit. */
+  readonly workspaceMaxInFlight: number;
   /** How long before an attempt is due the executor takes it from the queue and holds it. */
   readonly executorPrefetchMs: number;
   /** How long a worker owns an execution before another may take it over. */
@@ -139,6 +141,8 @@ const schema = Joi.object({
   SCHEDULER_TICK_MS: Joi.number().integer().min(10).max(60_000).default(500),
   RECONCILE_INTERVAL_MS: Joi.number().integer().min(100).max(600_000).default(5_000),
   EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(200),
+  // 0 turns fair share off.
+  WORKSPACE_MAX_IN_FLIGHT: Joi.number().integer().min(0).max(100_000).default(50),
   EXECUTOR_PREFETCH_MS: Joi.number().integer().min(0).max(60_000).default(3_000),
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   // At least two heartbeats (HEARTBEAT_INTERVAL_MS) must be missed before a worker counts as dead.
@@ -235,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     schedulerTickMs: value.SCHEDULER_TICK_MS,
     reconcileIntervalMs: value.RECONCILE_INTERVAL_MS,
     executorConcurrency: value.EXECUTOR_CONCURRENCY,
+    workspaceMaxInFlight: value.WORKSPACE_MAX_IN_FLIGHT,
     executorPrefetchMs: value.EXECUTOR_PREFETCH_MS,
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     executorDeadAfterMs: value.EXECUTOR_DEAD_AFTER_MS,

@@ -38,8 +38,8 @@ export function executionRow(input: NewExecution): Prisma.ExecutionCreateManyInp
   };
 }
 
-export function firstAttempt(row: { id: string; scheduledFor: Date | string }): ExecutionEnqueue {
-  return { executionId: row.id, attempt: 1, runAt: new Date(row.scheduledFor) };
+export function firstAttempt(row: { id: string; scheduledFor: Date | string; workspaceId?: string }): ExecutionEnqueue {
+  return { executionId: row.id, attempt: 1, runAt: new Date(row.scheduledFor), workspaceId: row.workspaceId };
 }
 
 /**

@@ -18,9 +18,10 @@ interface Row {
   id: string;
   attempt_count: number;
   next_attempt_at: Date;
+  workspace_id: string;
 }
 
-const toEnqueue = (r: Row): ExecutionEnqueue => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at });
+const toEnqueue = (r: Row): ExecutionEnqueue => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at, workspaceId: r.workspace_id });
 
 // An executor other than the caller ($2) silent for $1 ms that nobody has taken over since its
 // last beat. The caller's own row can look quiet too (its beats failed while the database was
@@ -45,11 +46,11 @@ const DEAD_SQL = `
 const END_LEASES_SQL = `
   UPDATE executions SET locked_until = now() - interval '1 millisecond'
    WHERE finished_at IS NULL AND status = 'running' AND locked_until IS NOT NULL AND claimed_by = ANY($1::text[])
-  RETURNING id, attempt_count, next_attempt_at`;
+  RETURNING id, attempt_count, next_attempt_at, workspace_id`;
 
 // Read through the reconciler's index of unfinished executions, soonest first.
 const DUE_SQL = `
-  SELECT id, attempt_count, next_attempt_at FROM executions
+  SELECT id, attempt_count, next_attempt_at, workspace_id FROM executions
    WHERE finished_at IS NULL AND status IN ('queued', 'running') AND locked_until IS NULL
      AND next_attempt_at <= now() + $1 * interval '1 millisecond'
    ORDER BY next_attempt_at, id

@@ -5,6 +5,7 @@ interface PendingRow {
   id: string;
   attempt_count: number;
   next_attempt_at: Date;
+  workspace_id: string;
 }
 
 /**
@@ -22,14 +23,14 @@ export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; bat
   let total = 0;
   for (;;) {
     const rows = await deps.db.$queryRaw<PendingRow[]>`
-      SELECT id, attempt_count, next_attempt_at FROM executions
+      SELECT id, attempt_count, next_attempt_at, workspace_id FROM executions
        WHERE finished_at IS NULL AND status IN ('queued', 'running')
          AND (next_attempt_at, id) > (${afterTime}, ${afterId})
          AND ((next_attempt_at <= ${options.dueBefore} AND locked_until IS NULL) OR locked_until < now())
        ORDER BY next_attempt_at, id
        LIMIT ${batchSize}`;
     if (rows.length === 0) return total;
-    const items: ExecutionEnqueue[] = rows.map((r) => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at }));
+    const items: ExecutionEnqueue[] = rows.map((r) => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at, workspaceId: r.workspace_id }));
     await deps.queues.requeueExecutions(items);
     total += items.length;
     const last = rows[rows.length - 1];

@@ -25,6 +25,6 @@ export async function resumeExecution(deps: Pick<Deps, 'db' | 'pool' | 'queues' 
     if (execution.status === 'waiting') throw AppError.invalidState(`execution waits for ${execution.waitingReason}; it resumes through that, not manually`);
     throw AppError.invalidState(`execution is ${execution.status}; only a waiting execution can be resumed`);
   }
-  await enqueueCommitted(deps, [{ executionId: id, attempt: execution.attemptCount + 1, runAt: now }]);
+  await enqueueCommitted(deps, [{ executionId: id, attempt: execution.attemptCount + 1, runAt: now, workspaceId }]);
   return execution;
 }

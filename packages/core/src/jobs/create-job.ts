@@ -58,7 +58,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     throw error;
   }
   if (stored) {
-    if (fire) await enqueueCommitted(deps, [{ executionId: fire.executionId, attempt: 1, runAt: fire.scheduledFor }]);
+    if (fire) await enqueueCommitted(deps, [{ executionId: fire.executionId, attempt: 1, runAt: fire.scheduledFor, workspaceId: stored.workspaceId }]);
     return { job: stored, created: true };
   }
   // Nothing stored: another request with the same Idempotency-Key got there first, or the

@@ -79,6 +79,18 @@ export const httpRequestDuration = new Histogram({
   registers,
 });
 
+export const fairShareDeferrals = new Counter({
+  name: 'cronsvc_fair_share_deferrals_total',
+  help: 'Claims refused because their workspace had WORKSPACE_MAX_IN_FLIGHT requests in flight (no attempt made).',
+  registers,
+});
+
+export const heldBackExecutions = new Gauge({
+  name: 'cronsvc_fair_share_held_back',
+  help: 'Executions an executor holds back because their workspace has no room under WORKSPACE_MAX_IN_FLIGHT.',
+  registers,
+});
+
 export const processes = new Gauge({
   name: 'cronsvc_processes',
   help: 'Processes of the service that answered this scrape, by app (api, scheduler, executor, notifier, supervisor).',

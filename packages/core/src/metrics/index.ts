@@ -1,4 +1,4 @@
 // What other packages may use of metrics/; the other modules here are internal to @cronsvc/core.
-export { httpRequestDuration, httpRequests, markProcess } from './families.js';
+export { fairShareDeferrals, heldBackExecutions, httpRequestDuration, httpRequests, markProcess } from './families.js';
 export { observeDelivery } from './observe.js';
 export { processRegistry } from './registry.js';

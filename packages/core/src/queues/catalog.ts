@@ -8,7 +8,7 @@ export const catalog = {
   execution: {
     queue: 'executions',
     job: 'execution.run',
-    schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required(), runAt: Joi.number() }).unknown(true),
+    schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required(), runAt: Joi.number(), workspaceId: Joi.string() }).unknown(true),
   },
   delivery: {
     queue: 'deliveries',
@@ -27,6 +27,11 @@ export interface ExecutionPayload {
    * by older versions: those are taken as due at once.
    */
   runAt?: number;
+  /**
+   * The execution's workspace: the executor hands its attempt slots to waiting workspaces in turn
+   * (docs/adr/022-fair-share-between-workspaces.md). Absent from jobs queued by older versions.
+   */
+  workspaceId?: string;
 }
 
 export interface DeliveryPayload {

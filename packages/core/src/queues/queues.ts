@@ -7,6 +7,8 @@ export interface ExecutionEnqueue {
   executionId: string;
   attempt: number;
   runAt: Date;
+  /** The execution's workspace, carried in the payload for the executor's fair share. */
+  workspaceId?: string;
 }
 
 export interface DeliveryEnqueue {
@@ -134,7 +136,7 @@ export function createQueues(
   // Delays count from the moment of the call, however long the add waits for its batch.
   const executionAdd = (t: number) => (item: ExecutionEnqueue): QueueAdd => ({
     name: catalog.execution.job,
-    data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime() },
+    data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime(), ...(item.workspaceId ? { workspaceId: item.workspaceId } : {}) },
     opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t - early) },
   });
   const deliveryAdd = (t: number) => (item: DeliveryEnqueue): QueueAdd => ({

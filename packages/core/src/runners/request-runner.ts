@@ -77,7 +77,7 @@ async function recordRequestAttempt(deps: RunnerDeps, exe: ClaimedExecution, num
   // A finished execution's callback and notifications leave through the outbox event recorded with it.
   const next = recorded.nextAttemptAt;
   await afterCommit(deps, exe.id, [
-    next ? () => deps.queues.enqueueExecutions([{ executionId: exe.id, attempt: number + 1, runAt: next }]) : null,
+    next ? () => deps.queues.enqueueExecutions([{ executionId: exe.id, attempt: number + 1, runAt: next, workspaceId: exe.workspaceId }]) : null,
     !next && exe.maxConcurrentExecutions > 0 ? () => wakeWaitingSiblings(deps, exe) : null,
   ]);
   // winston formats an entry before it looks at the level: ~20 us an attempt when debug is off.

@@ -21,19 +21,22 @@ const RUNNERS: Record<JobKind, Runner> = {
 /**
  * The executor's turn of one execution: claim it, pick the runner of its job's kind, run, record.
  * The claim and the runner's first move (a request) share one attempt slot, so a claimed execution
- * never waits for a slot while its lease runs. With the executor's claims in hand, a turn whose
+ * never waits for a slot while its lease runs; the slot is asked for in the name of `workspaceId`
+ * (the queue payload's), so that waiting workspaces are served in turn. A claim its workspace's
+ * fair share refuses answers the deferral, with nothing claimed. With the executor's claims in hand, a turn whose
  * request is still out when the executor hands its work back ends at once, unrecorded, its claim
  * released (ClaimsInHand); its answer, should it come, is dropped.
  */
-export async function runAttempt(deps: RunnerDeps, executionId: string): Promise<RunOutcome> {
-  const inSlot = deps.inSlot ?? ((work) => work());
+export async function runAttempt(deps: RunnerDeps, executionId: string, workspaceId?: string): Promise<RunOutcome> {
+  const inSlot = deps.inSlot ?? ((_workspaceId, work) => work());
   const { claims } = deps;
-  const ran = await inSlot(async (): Promise<RunOutcome | { turn: { record(): Promise<RunOutcome> } }> => {
+  const ran = await inSlot(workspaceId, async (): Promise<RunOutcome | { turn: { record(): Promise<RunOutcome> } }> => {
     if (claims?.handingBack) return { handedBack: executionId };
     const now = deps.clock.now();
     const claim = await claimAttempt(deps, executionId, now, deps.config.executionLeaseMs, newExecutionVariables(now));
     if (!('claimed' in claim)) return claim;
     const exe = claim.claimed;
+    if (exe.workspaceRoom !== null) deps.onRoom?.(exe.workspaceId, exe.workspaceRoom);
     if (claims && !claims.hold(exe)) return { handedBack: executionId };
     // The claim that starts an execution stamps started_at with its own time: that is the fire.
     if (exe.fire && exe.startedAt.getTime() === now.getTime()) {

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps/deps.js';
-import type { ClaimedExecution } from '../executions/claim-attempt.js';
+import type { ClaimedExecution, Deferral } from '../executions/claim-attempt.js';
 import type { HttpClient } from '../http/http-client.js';
 import type { ClaimsInHand } from './claims-in-hand.js';
 
@@ -7,6 +7,8 @@ import type { ClaimsInHand } from './claims-in-hand.js';
 export type RunOutcome =
   | { done: 'succeeded' | 'failed' | 'retry' | 'parked' | 'waiting'; executionId: string }
   | { retryAt: Date }
+  /** Held back by its workspace's fair share before anything was claimed: no attempt, nothing written. */
+  | Deferral
   | { skip: string }
   /** The executor is stopping and gave the claim back unrecorded: the attempt must be queued again, to run at once. */
   | { handedBack: string };
@@ -17,11 +19,17 @@ export interface RunnerDeps extends Deps {
   workerId?: string;
   random?: () => number;
   /**
-   * Runs work within one of the process's attempt slots: the claim with the request it leads to,
-   * and each later request of a workflow's turn. Recordings need no slot: they hold no socket and
-   * leave in batches anyway.
+   * Runs work within one of the process's attempt slots, which go to the workspaces waiting for
+   * one in turn: the claim with the request it leads to, and each later request of a workflow's
+   * turn. Recordings need no slot: they hold no socket and leave in batches anyway. The workspace
+   * is unknown (undefined) for a queue job of an older version, which names only the execution.
    */
-  inSlot?: <T>(work: () => Promise<T>) => Promise<T>;
+  inSlot?: <T>(workspaceId: string | undefined, work: () => Promise<T>) => Promise<T>;
+  /**
+   * Told at each claim that took room in its workspace's fair share how much room that workspace
+   * has left, so that executions of it held back here can start.
+   */
+  onRoom?: (workspaceId: string, room: number) => void;
   /** The executor's claims in hand, which a stop can hand back; without them a turn always runs to its end. */
   claims?: ClaimsInHand;
 }

@@ -70,7 +70,7 @@ function outcomeOf(recorded: Extract<Recorded, { recorded: true }>): 'succeeded'
 
 /** Records `first` and the moves after it, until the run waits, retries later, is parked or ends. */
 async function carryOn(deps: RunnerDeps, exe: ClaimedExecution, run: Run, first: Plan): Promise<RunOutcome> {
-  const inSlot: InSlot = deps.inSlot ?? ((work) => work());
+  const inSlot: InSlot = (work) => (deps.inSlot ? deps.inSlot(exe.workspaceId, work) : work());
   let move = first;
   for (;;) {
     const { plan, recorded } = await record(deps, run, move);
@@ -85,7 +85,7 @@ async function carryOn(deps: RunnerDeps, exe: ClaimedExecution, run: Run, first:
     }
     const retryAt = recorded.status === 'running' ? plan.retryAt : undefined;
     await afterCommit(deps, exe.id, [
-      retryAt ? () => deps.queues.enqueueExecutions([{ executionId: exe.id, attempt: run.turn + 1, runAt: retryAt }]) : null,
+      retryAt ? () => deps.queues.enqueueExecutions([{ executionId: exe.id, attempt: run.turn + 1, runAt: retryAt, workspaceId: exe.workspaceId }]) : null,
       recorded.status !== 'running' && exe.maxConcurrentExecutions > 0 ? () => wakeWaitingSiblings(deps, exe) : null,
     ]);
     return { done: outcomeOf(recorded), executionId: exe.id };

@@ -49,7 +49,7 @@ const FIRE_SQL = `
       FROM input
      WHERE id IS NOT NULL
     ON CONFLICT (fire_key) DO NOTHING
-    RETURNING id, job_id, next_attempt_at
+    RETURNING id, job_id, next_attempt_at, workspace_id
   ), moved AS (
     UPDATE jobs AS j SET next_run_at = i.next_run_at, state = CASE WHEN i.completes THEN 'completed' ELSE j.state END
       FROM input AS i
@@ -129,7 +129,7 @@ export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; ba
         }
       });
       const fires = plans.map((p) => fireOf(p.job, p.plan));
-      const { rows: created } = await client.query<{ id: string; job_id: string; next_attempt_at: Date }>({
+      const { rows: created } = await client.query<{ id: string; job_id: string; next_attempt_at: Date; workspace_id: string }>({
         name: 'fire-due-jobs-insert',
         text: FIRE_SQL,
         values: [...columnArrays(FIRE_COLUMNS, fires), now],
@@ -138,7 +138,7 @@ export async function fireDueJobs(deps: Deps, options: { lookaheadMs: number; ba
       for (const { job, plan } of plans) {
         if (plan.unlisted) deps.logger.warn('a window of missed slots was longer than the ledger lists; the rest is not recorded', { jobId: job.id, listedFrom: job.next_run_at });
       }
-      return { enqueue: created.map((c) => firstAttempt({ id: c.id, scheduledFor: c.next_attempt_at })), seen: due.length, missed };
+      return { enqueue: created.map((c) => firstAttempt({ id: c.id, scheduledFor: c.next_attempt_at, workspaceId: c.workspace_id })), seen: due.length, missed };
     });
     if (missed > 0) observeFires('missed', missed);
     if (enqueue.length > 0) {

@@ -21,7 +21,7 @@ const EXPIRE_SQL = `
          next_attempt_at = $1, updated_at = $1
     FROM due
    WHERE e.id = due.id
-  RETURNING e.id, e.attempt_count`;
+  RETURNING e.id, e.attempt_count, e.workspace_id`;
 
 /**
  * The wait timers (docs/adr/010-step-driven-executions.md): every wait and every manual park of
@@ -34,8 +34,8 @@ export async function expireWaits(deps: Deps, options: { batchSize?: number } = 
   let total = 0;
   for (;;) {
     const now = deps.clock.now();
-    const rows = await inTransaction(deps.pool, async (client) => (await client.query<{ id: string; attempt_count: number }>({ name: 'expire-waits', text: EXPIRE_SQL, values: [now, batchSize] })).rows);
-    await enqueueCommitted(deps, rows.map((r) => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: now })));
+    const rows = await inTransaction(deps.pool, async (client) => (await client.query<{ id: string; attempt_count: number; workspace_id: string }>({ name: 'expire-waits', text: EXPIRE_SQL, values: [now, batchSize] })).rows);
+    await enqueueCommitted(deps, rows.map((r) => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: now, workspaceId: r.workspace_id })));
     total += rows.length;
     if (rows.length < batchSize) return total;
   }

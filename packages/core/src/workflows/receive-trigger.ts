@@ -119,6 +119,6 @@ export async function startTriggeredRun(deps: TriggerDeps, job: TriggerJob, inbo
   const id = newId('exe');
   const stored = await inserts(deps.pool).add({ id, workspaceId: job.workspace_id, jobId: job.id, jobName: job.name, at, triggerInput: input, requestId: currentRequestId() ?? null });
   if (!stored) return null;
-  await enqueueCommitted(deps, [{ executionId: id, attempt: 1, runAt: at }]);
+  await enqueueCommitted(deps, [{ executionId: id, attempt: 1, runAt: at, workspaceId: job.workspace_id }]);
   return id;
 }
