@@ -53,5 +53,5 @@ export {
 } from './workflows/index.js';
 export {
   clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, pruneRateLimitWindows,
-  publicRateLimitKey, type RateLimiter, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
+  publicRateLimitKey, type RateLimiter, type RateLimitState, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
 } from './workspaces/index.js';

@@ -3,6 +3,7 @@ import type { HttpClient, Mailer } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { loadAssets } from './assets.js';
 import { consoleErrors, consoleNotFound } from './console-errors.js';
+import { sessionRateLimit, type ConsoleLimits } from './console-limits.js';
 import { sendPage, viewContext, type ConsoleDeps } from './context.js';
 import { csrfMatches, CSRF_FIELD } from './csrf.js';
 import { paths } from './paths.js';
@@ -41,7 +42,7 @@ function requireCsrf(deps: ConsoleDeps): RequestHandler {
  * The web console (docs/CONSOLE.md, ADR 015): server-rendered pages that call core's use cases
  * with the signed-in session's workspace.
  */
-export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer: Mailer | null }): Router {
+export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer: Mailer | null }, limits: ConsoleLimits = {}): Router {
   const deps: ConsoleDeps = { ...api, senders, assets: loadAssets() };
   const router = Router();
   router.use((_req, res, next) => {
@@ -54,8 +55,9 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
     res.set('Cache-Control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
   });
   router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 200 }));
-  router.use(signInRoutes(deps));
+  router.use(signInRoutes(deps, limits.signIn));
   router.use(requireSession(api.pool));
+  router.use(sessionRateLimit(deps, limits.token));
   router.use(requireCsrf(deps));
 
   router.get('/', (_req, res) => res.redirect(303, paths.jobs));
