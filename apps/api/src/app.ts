@@ -6,6 +6,7 @@ import { PUBLIC_PREFIXES } from './middleware/public.js';
 import { limitCounter, publicRateLimit, rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, notFoundRoute, nulInPath } from './middleware/errors.js';
 import { observeRequests } from './middleware/observe-requests.js';
+import { workspaceReadGate, workspaceReads } from './middleware/workspace-reads.js';
 import { requestId } from './middleware/request-id.js';
 import { routeNamer } from './routes/route-table.js';
 import { adminRouter } from './routers/admin.router.js';
@@ -66,7 +67,9 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
-  app.use(CONSOLE_PATH, consoleRouter(deps, senders, { token: tokenLimit, signIn: signInLimit }));
+  // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
+  const reads = workspaceReadGate();
+  app.use(CONSOLE_PATH, consoleRouter(deps, senders, { token: tokenLimit, signIn: signInLimit, reads }));
   app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
   app.use(jsonBody('1mb'));
 
@@ -78,6 +81,7 @@ export function createApp(deps: ApiDeps): Express {
   // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
   // are not API-token endpoints and are not limited.
   if (tokenLimit) v1.use(rateLimit(tokenLimit));
+  v1.use(workspaceReads(reads, (res) => res.locals.workspaceId as string));
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
   v1.use('/dlq', dlqRouter(deps));

@@ -4,14 +4,14 @@ export { type ErrorCode, type ErrorDetail, type ErrorEnvelope, ERROR_CODES, ERRO
 export { type ListEnvelope, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './lists.js';
 export {
   type ApprovalStep, type Assertion, type AssertionOp, type HttpMethod, type HttpStep, type ImportError, type ImportInput, type ImportResult,
-  type Job, type JobContext, type JobContextPatch, type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState,
-  type NotificationOverride, type RequestKind, type RequestSpec, type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule,
-  type Step, type StepInput, type StepKind, type StepType, type WaitStep,
+  type Job, type JobContext, type JobContextPatch, type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState, type JobSummary,
+  type NotificationOverride, type RequestKind, type RequestSpec, type RequestSummary, type ResponseAssertions, type ResponseMatcher, type RetryPolicy,
+  type Schedule, type Step, type StepInput, type StepKind, type StepSummary, type StepType, type WaitStep,
   ASSERTION_OPS, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, IDEMPOTENCY_KEY_HEADER, JOB_KINDS, JOB_STATES, MAX_CRONTAB_LINES,
   NOTIFICATION_OVERRIDES, REQUEST_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';
 export {
-  type Attempt, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
+  type Attempt, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort, type ExecutionSummary,
   type ExecutionSource, type ExecutionStatus, type HttpErrorClass, type StepDecision, type StepExecution, type StepExecutionStatus,
   type TransportErrorClass, type WaitingReason,
   ATTEMPT_STATUSES, ERROR_CLASSES, EXECUTION_SORTS, EXECUTION_SOURCES, EXECUTION_STATUSES, STEP_DECISIONS, STEP_EXECUTION_STATUSES,

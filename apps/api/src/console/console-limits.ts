@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { clientNetwork } from '@cronsvc/core';
+import type { KeyedGate } from '../middleware/keyed-gate.js';
 import { applyLimitHeaders, tokenLimitKey, type LimitCounter } from '../middleware/rate-limit.js';
 import { sendPage, viewContext, type ConsoleDeps } from './context.js';
 import { signedIn, signInToken } from './session.js';
@@ -13,6 +14,8 @@ export interface ConsoleLimits {
   token?: LimitCounter;
   /** CONSOLE_SIGN_IN_PER_MINUTE, counted per client address. */
   signIn?: LimitCounter;
+  /** The API's gate of reads in progress per workspace, which the console's pages share. */
+  reads?: KeyedGate;
 }
 
 /**

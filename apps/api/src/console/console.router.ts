@@ -4,7 +4,8 @@ import type { ApiDeps } from '../app.js';
 import { loadAssets } from './assets.js';
 import { consoleErrors, consoleNotFound } from './console-errors.js';
 import { sessionRateLimit, type ConsoleLimits } from './console-limits.js';
-import { sendPage, viewContext, type ConsoleDeps } from './context.js';
+import { sendPage, viewContext, workspaceOf, type ConsoleDeps } from './context.js';
+import { workspaceReads } from '../middleware/workspace-reads.js';
 import { csrfMatches, CSRF_FIELD } from './csrf.js';
 import { paths } from './paths.js';
 import { channelsRoutes } from './routes/channels.routes.js';
@@ -58,6 +59,7 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
   router.use(signInRoutes(deps, limits.signIn));
   router.use(requireSession(api.pool));
   router.use(sessionRateLimit(deps, limits.token));
+  if (limits.reads) router.use(workspaceReads(limits.reads, workspaceOf));
   router.use(requireCsrf(deps));
 
   router.get('/', (_req, res) => res.redirect(303, paths.jobs));

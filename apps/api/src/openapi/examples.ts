@@ -1,6 +1,7 @@
 import type {
-  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ImportResult, Job,
-  JobContext, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey, TriggerResult, WorkspaceCreated,
+  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary,
+  ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
+  TriggerResult, WorkspaceCreated,
 } from '@cronsvc/contracts';
 
 // Examples of the document's answers, declared as the contract types the API answers with, so
@@ -32,6 +33,12 @@ export const job: Job = {
   idempotency_key: null,
   created_at: at,
   updated_at: at,
+};
+
+/** A job as GET /v1/jobs lists it: its request cut to URL, method and timeout. */
+export const jobSummary: JobSummary = {
+  ...job,
+  request: { url: job.request!.url, method: job.request!.method, timeout_seconds: job.request!.timeout_seconds },
 };
 
 export const execution: Execution = {
@@ -100,6 +107,12 @@ export const failedExecution: Execution = {
   error_message: 'status 503 is not a success status',
   dead_lettered_at: later,
 };
+
+/** An execution as the lists show it: no trigger_input, final_response or final_output, attempts without bodyPreview. */
+export function executionSummary(e: Execution): ExecutionSummary {
+  const { trigger_input: _input, final_response: _response, final_output: _output, step_executions: _steps, attempts, ...rest } = e;
+  return { ...rest, ...(attempts ? { attempts: attempts.map(({ bodyPreview: _preview, ...a }) => a) } : {}) };
+}
 
 export const list = <T>(data: T[]): ListEnvelope<T> => ({ data, total: data.length, limit: 50, offset: 0 });
 

@@ -1,6 +1,6 @@
 import type { AttemptStatus, ErrorClass } from '@cronsvc/contracts';
 import type { Logger } from '../logging/logger.js';
-import { attemptDuration, attempts, deliveries, executionsFinished, fireLag } from './families.js';
+import { attemptDuration, attempts, deliveries, executionsFinished, fireLag, triggerInputsDropped, type TRIGGER_DROP_REASONS } from './families.js';
 
 /** What the observers read of a claimed execution. */
 export interface ObservedExecution {
@@ -45,4 +45,9 @@ export function observeRecording(logger: Logger, exe: ObservedExecution, attempt
 
 export function observeDelivery(outcome: string): void {
   if (outcome === 'sent' || outcome === 'failed') deliveries.inc({ status: outcome });
+}
+
+/** A trigger call answered as received whose input was not stored. */
+export function observeDroppedTriggerInput(reason: (typeof TRIGGER_DROP_REASONS)[number]): void {
+  triggerInputsDropped.inc({ reason });
 }

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import {
   AppError, createJob, createRule, deleteJob, deleteRule, findJob, listChannels, listExecutions, listJobs, listRules, pauseJob, recentOutcomes, resumeJob,
-  runNow, serializeChannel, serializeExecution, serializeJob, serializeRule, upcomingFires, updateJob, type JobRow,
+  runNow, serializeChannel, serializeExecutionSummary, serializeJob, serializeJobSummary, serializeRule, upcomingFires, updateJob, type JobRow,
 } from '@cronsvc/core';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { fieldErrors, jobBody, jobValues, newJobValues, postedValues, type FieldErrors, type FormValues } from '../job-form.js';
@@ -31,7 +31,7 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
     try {
       const list = await listJobs(deps, ws, { ...filter, limit: String(PAGE_SIZE), offset });
       const outcomes = await recentOutcomes(deps, ws, list.data.map((j) => j.id), RECENT);
-      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data: list.data.map(show) }, outcomes, filter));
+      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data: list.data.map((row) => serializeJobSummary(row, deps.config)) }, outcomes, filter));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
       const empty = { data: [], total: 0, limit: PAGE_SIZE, offset: 0 };
@@ -70,7 +70,7 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
     const view = {
       job,
       fires: upcomingFires(row, NEXT_FIRES),
-      executions: executions.data.map(serializeExecution),
+      executions: executions.data.map(serializeExecutionSummary),
       rules: rules.data.map(serializeRule),
       channels: channels.data.map((c) => serializeChannel(c, deps.config.secretsEncryptionKey)),
       form: form ?? { values: jobValues(job), errors: {} },

@@ -1,4 +1,4 @@
-import { JOB_RULE_EVENTS, type Channel, type Execution, type Job, type Rule } from '@cronsvc/contracts';
+import { JOB_RULE_EVENTS, type Channel, type ExecutionSummary, type Job, type Rule } from '@cronsvc/contracts';
 import { duration, scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../job-form.js';
@@ -9,7 +9,7 @@ import { badge, csrfField, page, postButton, type ViewContext } from './layout.j
 export interface JobPage {
   job: Job;
   fires: Date[];
-  executions: Execution[];
+  executions: ExecutionSummary[];
   rules: Rule[];
   channels: Channel[];
   form: { values: FormValues; errors: FieldErrors };
@@ -38,7 +38,7 @@ ${job.trigger_url ? html`<dt>Trigger URL</dt><dd class="mono">${job.trigger_url}
 </dl>`;
 }
 
-function recentExecutions(ctx: ViewContext, job: Job, executions: Execution[]): Html {
+function recentExecutions(ctx: ViewContext, job: Job, executions: ExecutionSummary[]): Html {
   if (executions.length === 0) return html`<p class="muted">No executions yet.</p>`;
   const rows = executions.map(
     (e) => html`<tr>

@@ -1,4 +1,4 @@
-import { JOB_KINDS, JOB_STATES, type Job, type ListEnvelope } from '@cronsvc/contracts';
+import { JOB_KINDS, JOB_STATES, type JobSummary, type ListEnvelope } from '@cronsvc/contracts';
 import type { Outcome } from '@cronsvc/core';
 import { scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
@@ -18,7 +18,7 @@ function lastStatus(outcomes: Outcome[]): Html {
   return last ? html`<a class="badge s-${last.status}" href="${paths.execution(last.id)}">${last.status}</a>` : html`<span class="muted">never run</span>`;
 }
 
-function row(ctx: ViewContext, job: Job, outcomes: Outcome[]): Html {
+function row(ctx: ViewContext, job: JobSummary, outcomes: Outcome[]): Html {
   return html`<tr>
 <td data-label="Name"><a href="${paths.job(job.id)}">${job.name}</a></td>
 <td data-label="Kind">${job.kind}</td>
@@ -31,7 +31,7 @@ function row(ctx: ViewContext, job: Job, outcomes: Outcome[]): Html {
 }
 
 /** Jobs: the workspace's jobs with their status at a glance, filtered by name, state and kind. */
-export function jobsView(ctx: ViewContext, list: ListEnvelope<Job>, outcomes: Map<string, Outcome[]>, filter: JobsFilter, error?: string): Html {
+export function jobsView(ctx: ViewContext, list: ListEnvelope<JobSummary>, outcomes: Map<string, Outcome[]>, filter: JobsFilter, error?: string): Html {
   const filtered = Boolean(filter.name || filter.state || filter.kind);
   const table =
     list.data.length === 0
