@@ -173,7 +173,7 @@ export async function benchWorkspaces(pool: pg.Pool, count: number): Promise<str
  */
 export async function resetServiceData(pool: pg.Pool): Promise<void> {
   await pool.query(
-    'TRUNCATE jobs, job_counts, executions, execution_counts, attempts, deliveries, events, notification_channels, notification_rules, monitors, rate_limit_windows CASCADE',
+    'TRUNCATE jobs, job_counts, executions, execution_counts, stored_bytes_totals, attempts, deliveries, events, notification_channels, notification_rules, monitors, rate_limit_windows CASCADE',
   );
 }
 

@@ -77,6 +77,16 @@ export interface Params {
     /** Give up on a part of the scenario after this long. */
     timeoutMs: number;
   };
+  isolation: {
+    /** Jobs of 1 MiB, and trigger inputs of 1 MiB, in the attacking workspace: a page of each. */
+    items: number;
+    /** Connections pulling those pages flat out, half jobs, half executions. */
+    attackers: number;
+    /** GET /v1/jobs?limit=5 of the other workspace, paced. */
+    victimRate: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+  };
   scaling: {
     /** Active schedules, smallest first; each size adds to the one before. */
     schedules: number[];
@@ -112,6 +122,7 @@ export const FULL: Params = {
   notifications: { executions: 10_000, stallMs: 30_000 },
   monitors: { monitors: 100_000, goingDown: 1_000, idleWindowMs: 10_000 },
   workflows: { runs: 1_000, triggers: 10_000, triggerConnections: 100, timeoutMs: 300_000 },
+  isolation: { items: 100, attackers: 24, victimRate: 20, durationSeconds: 15, warmupSeconds: 2 },
   scaling: {
     schedules: [1_000, 10_000, 100_000],
     firing: 500,
@@ -138,6 +149,7 @@ export const QUICK: Params = {
   notifications: { executions: 1_000, stallMs: 15_000 },
   monitors: { monitors: 10_000, goingDown: 200, idleWindowMs: 5_000 },
   workflows: { runs: 200, triggers: 2_000, triggerConnections: 100, timeoutMs: 120_000 },
+  isolation: { items: 100, attackers: 24, victimRate: 20, durationSeconds: 5, warmupSeconds: 1 },
   scaling: {
     schedules: [1_000, 5_000, 20_000],
     firing: 200,
@@ -178,6 +190,8 @@ export const TARGETS = {
   eventToSentP99Ms: { op: '<', value: 2_000 },
   onDownLateMaxMs: { op: '<', value: 2_000 },
   resumeToNextStepP99Ms: { op: '<', value: 100 },
+  /** Another workspace's small list while one workspace pulls its largest pages at once. */
+  otherWorkspaceP99Ms: { op: '<', value: 100 },
   /** Bytes or idle CPU per schedule or execution, or CPU per execution of a burst, at the largest size over the smallest: at most linear, with room for noise. */
   perUnitGrowth: { op: '<=', value: 1.5 },
   /** Executions/s at the largest size over the smallest. */

@@ -3,9 +3,10 @@ import { createHttpClient, createMailer, SEND_TIMEOUT_MS, type Deps, type Runtim
 import { requireApiToken } from './middleware/auth.js';
 import { jsonBodiesOnly, jsonBody } from './middleware/json-body.js';
 import { PUBLIC_PREFIXES } from './middleware/public.js';
-import { publicRateLimit, rateLimit } from './middleware/rate-limit.js';
+import { limitCounter, publicRateLimit, rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, notFoundRoute, nulInPath } from './middleware/errors.js';
 import { observeRequests } from './middleware/observe-requests.js';
+import { workspaceReadGate, workspaceReads } from './middleware/workspace-reads.js';
 import { requestId } from './middleware/request-id.js';
 import { routeNamer } from './routes/route-table.js';
 import { adminRouter } from './routers/admin.router.js';
@@ -57,13 +58,19 @@ export function createApp(deps: ApiDeps): Express {
   // even one no job could have, so it comes before the NUL check; everything after it answers 404
   // to a path holding NUL.
   const limitPublic = publicRateLimit(limitStore, deps.config.publicRateLimitPerMinute, deps.logger);
+  // One count per API token, whether it is used through the API or a console session opened with it.
+  const { rateLimitPerMinute, consoleSignInPerMinute } = deps.config;
+  const tokenLimit = rateLimitPerMinute === undefined ? undefined : limitCounter(limitStore, rateLimitPerMinute, deps.logger);
+  const signInLimit = consoleSignInPerMinute === undefined ? undefined : limitCounter(limitStore, consoleSignInPerMinute, deps.logger);
   app.use(PUBLIC_PREFIXES.triggers, triggersRouter(deps, limitPublic));
   app.use(nulInPath);
   app.use(PUBLIC_PREFIXES.ping, pingRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
-  app.use(CONSOLE_PATH, consoleRouter(deps, senders));
+  // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
+  const reads = workspaceReadGate();
+  app.use(CONSOLE_PATH, consoleRouter(deps, senders, { token: tokenLimit, signIn: signInLimit, reads }));
   app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
   app.use(jsonBody('1mb'));
 
@@ -74,8 +81,8 @@ export function createApp(deps: ApiDeps): Express {
   v1.use(requireApiToken(deps.pool));
   // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
   // are not API-token endpoints and are not limited.
-  const perMinute = deps.config.rateLimitPerMinute;
-  if (perMinute !== undefined) v1.use(rateLimit(limitStore, perMinute, deps.logger));
+  if (tokenLimit) v1.use(rateLimit(tokenLimit));
+  v1.use(workspaceReads(reads, (res) => res.locals.workspaceId as string));
   v1.use('/jobs', jobsRouter(deps));
   v1.use('/executions', executionsRouter(deps));
   v1.use('/fires', firesRouter(deps));

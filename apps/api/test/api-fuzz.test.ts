@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ADMIN_TOKEN, capturingLogger, createTestContext, startTargetServer } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
+import { asSent, CONSOLE_FORMS, ConsoleSession, consoleRequestsFor } from './fuzz/console-forms.js';
 import { FuzzFixtures } from './fuzz/fuzz-fixtures.js';
 import { describeRequest, requestsFor, resolvePath, resourcesIn, send, type Answer, type FuzzRequest } from './fuzz/fuzz-requests.js';
 import { ROUTE_BODIES } from './fuzz/route-bodies.js';
 import { changesBetween, snapshotState, tablesOf, type StateSnapshot } from './fuzz/state-snapshot.js';
-import { apiRoutesOf } from './routes.js';
+import { apiRoutesOf, routesOf } from './routes.js';
 
 // Every route under /v1 and /admin/v1, read from the app's routing table, gets generated requests
 // (docs/TESTING.md, "Fuzzing"): bodies near its schema and far from it, hostile path ids and
@@ -29,15 +30,19 @@ const RUNS = setting('FUZZ_RUNS', 15);
 const SEED = setting('FUZZ_SEED', 20_240_601);
 const REPLAY_PATH = process.env.FUZZ_PATH;
 
-// Public calls are not counted: thousands of them a minute from one address would otherwise be 429s.
-const ctx = await createTestContext({ PUBLIC_RATE_LIMIT_PER_MINUTE: '0' });
+// Public calls and console sign-ins are not counted: thousands of them a minute from one address
+// would otherwise be 429s.
+const ctx = await createTestContext({ PUBLIC_RATE_LIMIT_PER_MINUTE: '0', CONSOLE_SIGN_IN_PER_MINUTE: '0' });
 afterAll(() => ctx.close());
 // What the app logs while answering a request goes into the failure's message: a 500's cause.
 const log = capturingLogger();
 const app = createApp({ ...ctx.runtime, logger: log.logger });
 const ROUTES = apiRoutesOf(app);
+// The console's forms: every POST under /console but sign-in, which takes no session.
+const CONSOLE_ROUTES = routesOf(app).filter(([method, pattern]) => method === 'POST' && pattern.startsWith('/console/') && pattern !== '/console/sign-in');
 
 let fixtures: FuzzFixtures;
+let session: ConsoleSession;
 let tokens: { api: string; admin: string };
 let tables: string[];
 let closeTarget: () => Promise<void>;
@@ -52,6 +57,7 @@ beforeAll(async () => {
   const other = await ctx.workspace('other');
   tokens = { api: own.token, admin: ADMIN_TOKEN };
   fixtures = new FuzzFixtures(ctx.runtime, { own: own.id, other: other.id }, target.url);
+  session = new ConsoleSession(app, own.token);
   tables = await tablesOf(ctx.runtime);
 });
 afterAll(() => closeTarget?.());
@@ -105,7 +111,11 @@ describe('fuzzing every route', () => {
     expect(changesBetween(before, await snapshotState(ctx.runtime, tables))).toEqual([]);
     await request(app).patch(`/v1/jobs/${job}`).set(auth).send({ name: 'renamed by the self-check' }).expect(200);
     const renamed = await snapshotState(ctx.runtime, tables);
-    expect(changesBetween(before, renamed)).toEqual([expect.stringMatching(/^jobs: (\d+) rows -> \1 rows, changed$/)]);
+    // A longer name is more stored bytes: the workspace's total changes with the job.
+    expect(changesBetween(before, renamed)).toEqual([
+      expect.stringMatching(/^jobs: (\d+) rows -> \1 rows, changed$/),
+      expect.stringMatching(/^stored_bytes_totals: (\d+) rows -> \1 rows, changed$/),
+    ]);
     await request(app).post(`/v1/jobs/${job}/run-now`).set(auth).expect(202);
     const changes = changesBetween(renamed, await snapshotState(ctx.runtime, tables));
     expect(changes).toEqual(expect.arrayContaining([expect.stringMatching(/^executions: (\d+) rows -> \d+ rows/), expect.stringMatching(/^queue executions: /)]));
@@ -130,6 +140,51 @@ describe('fuzzing every route', () => {
         const changes = changesBetween(state, after);
         state = after;
         const problems = problemsOf(req, path, namesOthers, res, changes);
+        answers[res.status] = (answers[res.status] ?? 0) + 1;
+        if (problems.length > 0) {
+          throw new Error(`${problems.join('\n')}\n${describeRequest(req, path)}\nanswer: ${res.status} ${res.text.slice(0, 600)}\nlogged: ${log.lines.join('').slice(0, 1500)}`);
+        }
+      });
+      await fc.assert(property, { numRuns: RUNS, seed: SEED, ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}) });
+    },
+    Math.max(60_000, RUNS * 1_000),
+  );
+});
+
+describe('fuzzing every console form', () => {
+  const sessionAlive = async (idHash: string) => (await ctx.runtime.pool.query('SELECT 1 FROM console_sessions WHERE id_hash = $1', [idHash])).rowCount === 1;
+
+  it('has forms for every POST of the console, and none for a route that is gone', () => {
+    const routes = CONSOLE_ROUTES.map(([method, pattern]) => `${method} ${pattern}`);
+    expect(routes.filter((r) => !(r in CONSOLE_FORMS))).toEqual([]);
+    expect(Object.keys(CONSOLE_FORMS).filter((r) => !routes.includes(r))).toEqual([]);
+    expect(routes.length).toBeGreaterThan(20);
+  });
+
+  it.each(CONSOLE_ROUTES)(
+    '%s %s: no 5xx, and a refused form changes nothing',
+    async (method, pattern) => {
+      await fixtures.refresh();
+      await session.ensure(sessionAlive);
+      const named = resourcesIn(pattern);
+      const answers: Record<number, number> = (STATS[`${method} ${pattern}`] = {});
+      let state: StateSnapshot = await snapshotState(ctx.runtime, tables);
+      const forms = CONSOLE_FORMS[`${method} ${pattern}`](fixtures.ids());
+      const property = fc.asyncProperty(consoleRequestsFor(pattern, fixtures, forms), async (form) => {
+        // Putting back what the last form used up (sign-out ends the session) changes the state before this one.
+        const refreshed = (named.length > 0 && (await fixtures.refresh(named))) || (await session.ensure(sessionAlive));
+        if (refreshed) state = await snapshotState(ctx.runtime, tables);
+        const req = asSent(form, session);
+        const { path, namesOthers } = resolvePath(req.path, fixtures);
+        log.lines.length = 0;
+        const res = await send((server.address() as AddressInfo).port, req, path, tokens);
+        const after = await snapshotState(ctx.runtime, tables);
+        const changes = changesBetween(state, after);
+        state = after;
+        const problems: string[] = [];
+        if (res.status >= 500) problems.push(`answered ${res.status}`);
+        if (res.status >= 400 && changes.length > 0) problems.push(`answered ${res.status} but changed: ${changes.join('; ')}`);
+        if (namesOthers && res.status < 400) problems.push(`reached another workspace's object (${res.status})`);
         answers[res.status] = (answers[res.status] ?? 0) + 1;
         if (problems.length > 0) {
           throw new Error(`${problems.join('\n')}\n${describeRequest(req, path)}\nanswer: ${res.status} ${res.text.slice(0, 600)}\nlogged: ${log.lines.join('').slice(0, 1500)}`);

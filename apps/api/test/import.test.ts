@@ -74,7 +74,9 @@ describe('POST /v1/jobs/import', () => {
     const res = await importCrontab({ crontab: '@daily https://example.com/x\n0 0 30 2 * https://example.com/never' }, ws);
     const listed = await request(app).get('/v1/jobs').set(ws);
     expect(listed.body.total).toBe(1);
-    expect(listed.body.data[0]).toEqual(res.body.created[0]);
+    // A list item is the job with its request summarized (docs/API.md, "Lists").
+    const { url, method, timeout_seconds } = res.body.created[0].request;
+    expect(listed.body.data[0]).toEqual({ ...res.body.created[0], request: { url, method, timeout_seconds } });
   });
 
   it('reports a schedule-only line as an error when no default_url is given', async () => {

@@ -123,6 +123,14 @@ export interface Execution {
   duration_ms: number | null;
 }
 
+/**
+ * An item of the execution lists (GET /v1/executions, /v1/jobs/:id/executions, /v1/dlq): the
+ * execution without the values whose size a sender or a target chooses (`trigger_input`,
+ * `final_response`, `final_output`) and with its attempts without `bodyPreview`. GET
+ * /v1/executions/:id has them all.
+ */
+export type ExecutionSummary = Omit<Execution, 'trigger_input' | 'final_response' | 'final_output' | 'step_executions'>;
+
 export const EXECUTION_SORTS = ['scheduled_for', 'created_at'] as const;
 export type ExecutionSort = (typeof EXECUTION_SORTS)[number];
 

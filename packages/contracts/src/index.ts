@@ -4,14 +4,16 @@ export { type ErrorCode, type ErrorDetail, type ErrorEnvelope, ERROR_CODES, ERRO
 export { type ListEnvelope, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './lists.js';
 export {
   type ApprovalStep, type Assertion, type AssertionOp, type HttpMethod, type HttpStep, type ImportError, type ImportInput, type ImportResult,
-  type Job, type JobContext, type JobContextPatch, type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState,
-  type CatchUpPolicy, type NotificationOverride, type OverlapPolicy, type RequestKind, type ScheduledKind, type RequestSpec, type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule,
-  type Step, type StepInput, type StepKind, type StepType, type WaitStep,
+  type Job, type JobContext, type JobContextPatch, type JobInput, type JobKind, type JobListQuery, type JobPatch, type JobState, type JobSummary,
+  type CatchUpPolicy, type NotificationOverride, type OverlapPolicy, type RequestKind, type ScheduledKind, type RequestSpec, type RequestSummary,
+  type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule, type Step, type StepInput, type StepKind, type StepSummary, type StepType,
+  type WaitStep,
   ASSERTION_OPS, CATCH_UP_POLICIES, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, IDEMPOTENCY_KEY_HEADER, JOB_KINDS, JOB_STATES,
   MAX_CRONTAB_LINES, MAX_JITTER_SECONDS, NOTIFICATION_OVERRIDES, OVERLAP_POLICIES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';
 export {
   type Attempt, type AttemptRequest, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
+  type ExecutionSummary,
   type ExecutionSource, type ExecutionStatus, type HttpErrorClass, type StepDecision, type StepExecution, type StepExecutionStatus,
   type TransportErrorClass, type WaitingReason,
   ATTEMPT_STATUSES, ERROR_CLASSES, EXECUTION_SORTS, EXECUTION_SOURCES, EXECUTION_STATUSES, STEP_DECISIONS, STEP_EXECUTION_STATUSES,

@@ -157,6 +157,26 @@ export interface Job {
   updated_at: string;
 }
 
+/** What a list item shows of a request (docs/API.md, "Lists"): the whole request is on GET /v1/jobs/:id. */
+export type RequestSummary = Pick<RequestSpec, 'url' | 'method' | 'timeout_seconds'>;
+
+/** What a list item shows of a step: its id and type, and the URL and method of an http step. */
+export interface StepSummary {
+  id: string;
+  type: StepType;
+  url?: string;
+  method?: string;
+}
+
+/**
+ * An item of GET /v1/jobs: the job, with `request` and `steps` cut to what identifies them, so a
+ * page stays small whatever the bodies, headers and templates of its jobs weigh.
+ */
+export interface JobSummary extends Omit<Job, 'request' | 'steps'> {
+  request?: RequestSummary;
+  steps?: StepSummary[];
+}
+
 type DeepPartial<T> = T extends readonly (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /** Body of POST /v1/jobs: the service's defaults fill what is left out. */

@@ -12,13 +12,14 @@ export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecutio
 export { AppError, isUnavailable } from './errors/index.js';
 export {
   executionRow, type ExecutionWithAttempts, getExecution, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
-  reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution
+  reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution, serializeExecutionSummary
 } from './executions/index.js';
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
-  createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, upcomingFires,
+  createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,
+  upcomingFires,
   updateJob
 } from './jobs/index.js';
 export { createLogger, type Logger, withLogContext } from './logging/index.js';
@@ -54,5 +55,5 @@ export {
 } from './workflows/index.js';
 export {
   clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, pruneRateLimitWindows,
-  publicRateLimitKey, type RateLimiter, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
+  publicRateLimitKey, type RateLimiter, type RateLimitState, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
 } from './workspaces/index.js';

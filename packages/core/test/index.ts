@@ -16,3 +16,4 @@ export * from './throwaway-stores.js';
 export * from './prometheus-text.js';
 export * from './service-process.js';
 export * from './redis-server.js';
+export * from './database-stores.js';

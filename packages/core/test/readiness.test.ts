@@ -22,6 +22,7 @@ it('reports every worker of a supervisor as ok while each heartbeat is fresh, an
   expect(await checkReadiness(ctx.runtime, { supervisor: 'sup-a' })).toEqual({
     ready: true,
     checks: { database: 'ok', queues: 'ok', migrations: 'ok', scheduler: 'ok', executor: 'ok', notifier: 'ok' },
+    errors: {},
   });
   const other = await checkReadiness(ctx.runtime, { supervisor: 'sup-b' });
   expect(other.ready).toBe(false);

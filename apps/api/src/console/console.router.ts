@@ -3,7 +3,9 @@ import type { HttpClient, Mailer } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { loadAssets } from './assets.js';
 import { consoleErrors, consoleNotFound } from './console-errors.js';
-import { sendPage, viewContext, type ConsoleDeps } from './context.js';
+import { sessionRateLimit, type ConsoleLimits } from './console-limits.js';
+import { sendPage, viewContext, workspaceOf, type ConsoleDeps } from './context.js';
+import { workspaceReads } from '../middleware/workspace-reads.js';
 import { csrfMatches, CSRF_FIELD } from './csrf.js';
 import { paths } from './paths.js';
 import { channelsRoutes } from './routes/channels.routes.js';
@@ -42,7 +44,7 @@ function requireCsrf(deps: ConsoleDeps): RequestHandler {
  * The web console (docs/CONSOLE.md, ADR 015): server-rendered pages that call core's use cases
  * with the signed-in session's workspace.
  */
-export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer: Mailer | null }): Router {
+export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer: Mailer | null }, limits: ConsoleLimits = {}): Router {
   const deps: ConsoleDeps = { ...api, senders, assets: loadAssets() };
   const router = Router();
   router.use((_req, res, next) => {
@@ -56,8 +58,10 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
   });
   // A job form with its longest step list (50 steps of up to 14 fields) stays under the field limit.
   router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 1000 }));
-  router.use(signInRoutes(deps));
+  router.use(signInRoutes(deps, limits.signIn));
   router.use(requireSession(api.pool));
+  router.use(sessionRateLimit(deps, limits.token));
+  if (limits.reads) router.use(workspaceReads(limits.reads, workspaceOf));
   router.use(requireCsrf(deps));
 
   router.get('/', (_req, res) => res.redirect(303, paths.jobs));

@@ -8,6 +8,8 @@ export interface ConsoleSession {
   workspaceId: string;
   workspaceName: string;
   expiresAt: Date;
+  /** The hash of the API token the session was opened with: its requests count against that token's rate limit. */
+  tokenHash: string;
 }
 
 const idHash = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
@@ -20,8 +22,9 @@ const OPEN_SQL = `
   RETURNING workspace_id`;
 
 const FIND_SQL = `
-  SELECT s.workspace_id, w.name, s.expires_at FROM console_sessions s JOIN workspaces w ON w.id = s.workspace_id
-  WHERE s.id_hash = $1 AND s.expires_at > now()`;
+  SELECT s.workspace_id, w.name, s.expires_at, t.token_hash
+    FROM console_sessions s JOIN workspaces w ON w.id = s.workspace_id JOIN api_tokens t ON t.id = s.token_id
+   WHERE s.id_hash = $1 AND s.expires_at > now()`;
 
 /**
  * Opens a session for the workspace of an API token and returns its id (the cookie's value), or
@@ -35,8 +38,9 @@ export async function openSession(pool: SqlPool, apiToken: string): Promise<stri
 
 /** The live session with this id; null when unknown, ended or expired (on the database's clock). */
 export async function findSession(pool: SqlPool, sessionId: string): Promise<ConsoleSession | null> {
-  const { rows } = await pool.query<{ workspace_id: string; name: string; expires_at: Date }>(FIND_SQL, [idHash(sessionId)]);
-  return rows[0] ? { workspaceId: rows[0].workspace_id, workspaceName: rows[0].name, expiresAt: rows[0].expires_at } : null;
+  const { rows } = await pool.query<{ workspace_id: string; name: string; expires_at: Date; token_hash: string }>(FIND_SQL, [idHash(sessionId)]);
+  const row = rows[0];
+  return row ? { workspaceId: row.workspace_id, workspaceName: row.name, expiresAt: row.expires_at, tokenHash: row.token_hash } : null;
 }
 
 export async function endSession(pool: SqlPool, sessionId: string): Promise<void> {

@@ -1,8 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError, createRateLimiter, publicRateLimitKey, type Logger, type RateLimiter, type RateLimitStore } from '@cronsvc/core';
+import { AppError, createRateLimiter, hashToken, publicRateLimitKey, type Logger, type RateLimiter, type RateLimitState, type RateLimitStore } from '@cronsvc/core';
 
-/** Counts one hit of `key`; null when the store did not answer in time, with at most one warning a minute. */
-function counter(store: RateLimitStore, perMinute: number, logger: Logger) {
+/** Counts one hit of `key`; null when the store did not answer in time (the caller lets the request through). */
+export type LimitCounter = (key: string) => Promise<RateLimitState | null>;
+
+/** A counter of `perMinute` hits per key, warning at most once a minute when its store does not answer in time. */
+export function limitCounter(store: RateLimitStore, perMinute: number, logger: Logger): LimitCounter {
   const limiter: RateLimiter = createRateLimiter(store, perMinute);
   let warnedAt = 0;
   return async (key: string) => {
@@ -16,23 +19,31 @@ function counter(store: RateLimitStore, perMinute: number, logger: Logger) {
 }
 
 /**
+ * What RATE_LIMIT_PER_MINUTE counts a request under: its API token, by the token's hash. The
+ * console counts a session's requests under the hash of the token it was opened with, so a token
+ * has one count whether it is used through the API or the console.
+ */
+export const tokenLimitKey = (tokenHash: string) => `api-token:${tokenHash}`;
+
+/** RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and past the limit Retry-After; whether the request may go on. */
+export function applyLimitHeaders(res: Response, state: RateLimitState): boolean {
+  res.set({ 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': String(state.remaining), 'RateLimit-Reset': String(state.resetSeconds) });
+  if (!state.allowed) res.set('Retry-After', String(state.resetSeconds));
+  return state.allowed;
+}
+
+/**
  * RATE_LIMIT_PER_MINUTE on the API-token endpoints (mounted after requireApiToken, so only
  * valid tokens are counted and a flood of made-up tokens writes nothing). Every answer
  * carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; past the limit, 429
  * rate_limited with Retry-After.
  */
-export function rateLimit(store: RateLimitStore, perMinute: number, logger: Logger): RequestHandler {
-  const hit = counter(store, perMinute, logger);
+export function rateLimit(hit: LimitCounter): RequestHandler {
   return async (req, res, next) => {
     const token = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    const state = await hit(token);
-    if (!state) return next();
-    res.set({ 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': String(state.remaining), 'RateLimit-Reset': String(state.resetSeconds) });
-    if (!state.allowed) {
-      res.set('Retry-After', String(state.resetSeconds));
-      throw new AppError('rate_limited', `this API token made more than ${state.limit} requests this minute (RATE_LIMIT_PER_MINUTE); retry in ${state.resetSeconds} s`);
-    }
-    next();
+    const state = await hit(tokenLimitKey(hashToken(token)));
+    if (!state || applyLimitHeaders(res, state)) return next();
+    throw new AppError('rate_limited', `this API token made more than ${state.limit} requests this minute (RATE_LIMIT_PER_MINUTE); retry in ${state.resetSeconds} s`);
   };
 }
 
@@ -51,7 +62,7 @@ export type PublicRateLimit = (known: TokenKnown) => RequestHandler;
  */
 export function publicRateLimit(store: RateLimitStore, perMinute: number | undefined, logger: Logger): PublicRateLimit {
   if (perMinute === undefined) return () => (_req, _res, next) => next();
-  const hit = counter(store, perMinute, logger);
+  const hit = limitCounter(store, perMinute, logger);
   return (known) => async (req, res, next) => {
     const token = req.params.token as string;
     const state = await hit(publicRateLimitKey(token, await known(req, res), req.socket.remoteAddress));

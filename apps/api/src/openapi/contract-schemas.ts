@@ -947,6 +947,155 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "type": "string"
   },
+  "ExecutionSummary": {
+    "description": "An item of the execution lists (GET /v1/executions, /v1/jobs/:id/executions, /v1/dlq): the\nexecution without the values whose size a sender or a target chooses (`trigger_input`,\n`final_response`, `final_output`) and with its attempts without `bodyPreview`. GET\n/v1/executions/:id has them all.",
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      },
+      "job_id": {
+        "type": "string"
+      },
+      "job_name": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/ExecutionStatus"
+      },
+      "source": {
+        "$ref": "#/components/schemas/ExecutionSource"
+      },
+      "scheduled_for": {
+        "type": "string"
+      },
+      "attempt_count": {
+        "type": "number"
+      },
+      "attempts": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Attempt"
+        }
+      },
+      "error_class": {
+        "anyOf": [
+          {
+            "enum": [
+              "APPROVAL_EXPIRED",
+              "APPROVAL_REJECTED",
+              "BLOCKED_TARGET",
+              "CONNECTION_ERROR",
+              "CONTEXT_LIMIT_EXCEEDED",
+              "DNS_ERROR",
+              "HTTP_1XX",
+              "HTTP_2XX",
+              "HTTP_3XX",
+              "HTTP_4XX",
+              "HTTP_5XX",
+              "RECORD_FAILED",
+              "RESPONSE_MISMATCH",
+              "SECRET_NOT_FOUND",
+              "TIMEOUT",
+              "TLS_ERROR",
+              "WAIT_TIMEOUT",
+              "WORKFLOW_TIMEOUT"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "error_message": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "waiting_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "approval",
+              "manual",
+              "webhook"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "waiting_payload": {},
+      "waiting_expires_at": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "dead_lettered_at": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "replay_of_id": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "started_at": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "finished_at": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "duration_ms": {
+        "type": [
+          "null",
+          "number"
+        ]
+      }
+    },
+    "required": [
+      "attempt_count",
+      "created_at",
+      "dead_lettered_at",
+      "duration_ms",
+      "error_class",
+      "error_message",
+      "finished_at",
+      "id",
+      "job_id",
+      "job_name",
+      "replay_of_id",
+      "scheduled_for",
+      "source",
+      "started_at",
+      "status",
+      "updated_at",
+      "waiting_expires_at",
+      "waiting_payload",
+      "waiting_reason"
+    ],
+    "additionalProperties": false
+  },
   "Fire": {
     "description": "One expected fire, as GET /v1/jobs/:id/fires lists it.",
     "type": "object",
@@ -1309,6 +1458,146 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "type": "string"
   },
+  "JobSummary": {
+    "description": "An item of GET /v1/jobs: the job, with `request` and `steps` cut to what identifies them, so a\npage stays small whatever the bodies, headers and templates of its jobs weigh.",
+    "type": "object",
+    "properties": {
+      "request": {
+        "description": "What a list item shows of a request (docs/API.md, \"Lists\"): the whole request is on GET /v1/jobs/:id.",
+        "$ref": "#/components/schemas/RequestSummary"
+      },
+      "steps": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/StepSummary"
+        }
+      },
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "kind": {
+        "$ref": "#/components/schemas/JobKind"
+      },
+      "state": {
+        "$ref": "#/components/schemas/JobState"
+      },
+      "schedule": {
+        "description": "One schedule field per kind: every_n_minutes (recurring), cron (cron, workflow), run_at (scheduled).",
+        "$ref": "#/components/schemas/Schedule"
+      },
+      "retry_policy": {
+        "type": "object",
+        "properties": {
+          "max_attempts": {
+            "type": "number"
+          },
+          "retry_on_statuses": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          }
+        },
+        "required": [
+          "max_attempts",
+          "retry_on_statuses"
+        ],
+        "additionalProperties": false
+      },
+      "next_run_at": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "max_concurrent_executions": {
+        "type": "number"
+      },
+      "max_workflow_duration_seconds": {
+        "type": "number"
+      },
+      "overlap_policy": {
+        "description": "The kinds with a schedule only (SCHEDULED_KINDS).",
+        "enum": [
+          "queue",
+          "skip"
+        ],
+        "type": "string"
+      },
+      "catch_up_policy": {
+        "enum": [
+          "none",
+          "one"
+        ],
+        "type": "string"
+      },
+      "jitter_seconds": {
+        "type": "number"
+      },
+      "webhook_token": {
+        "description": "webhook_trigger jobs only.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "trigger_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "webhook_secret_configured": {
+        "type": "boolean"
+      },
+      "on_success_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "on_failure_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "notification_override": {
+        "$ref": "#/components/schemas/NotificationOverride"
+      },
+      "idempotency_key": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "created_at",
+      "id",
+      "idempotency_key",
+      "kind",
+      "max_concurrent_executions",
+      "name",
+      "next_run_at",
+      "notification_override",
+      "on_failure_url",
+      "on_success_url",
+      "retry_policy",
+      "state",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
   "Monitor": {
     "type": "object",
     "properties": {
@@ -1496,6 +1785,27 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "headers",
       "method",
       "success_statuses",
+      "timeout_seconds",
+      "url"
+    ],
+    "additionalProperties": false
+  },
+  "RequestSummary": {
+    "description": "What a list item shows of a request (docs/API.md, \"Lists\"): the whole request is on GET /v1/jobs/:id.",
+    "type": "object",
+    "properties": {
+      "url": {
+        "type": "string"
+      },
+      "method": {
+        "$ref": "#/components/schemas/HttpMethod"
+      },
+      "timeout_seconds": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "method",
       "timeout_seconds",
       "url"
     ],
@@ -1830,6 +2140,29 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "waiting"
     ],
     "type": "string"
+  },
+  "StepSummary": {
+    "description": "What a list item shows of a step: its id and type, and the URL and method of an http step.",
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "type": {
+        "$ref": "#/components/schemas/StepType"
+      },
+      "url": {
+        "type": "string"
+      },
+      "method": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "type"
+    ],
+    "additionalProperties": false
   },
   "StepType": {
     "enum": [

@@ -1,7 +1,7 @@
 import type {
-  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, Fire, ImportResult, Job,
-  JobContext, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey, TriggerResult, WorkspaceCreated,
-  WorkspaceFire,
+  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
+  ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
+  TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
 
@@ -37,6 +37,12 @@ export const job: Job = {
   idempotency_key: null,
   created_at: at,
   updated_at: at,
+};
+
+/** A job as GET /v1/jobs lists it: its request cut to URL, method and timeout. */
+export const jobSummary: JobSummary = {
+  ...job,
+  request: { url: job.request!.url, method: job.request!.method, timeout_seconds: job.request!.timeout_seconds },
 };
 
 export const execution: Execution = {
@@ -129,6 +135,11 @@ export const fires: Fire[] = [
 ];
 
 export const workspaceFires: WorkspaceFire[] = fires.map((f) => ({ ...f, job_id: job.id, job_name: job.name }));
+/** An execution as the lists show it: no trigger_input, final_response or final_output, attempts without bodyPreview and request. */
+export function executionSummary(e: Execution): ExecutionSummary {
+  const { trigger_input: _input, final_response: _response, final_output: _output, step_executions: _steps, attempts, ...rest } = e;
+  return { ...rest, ...(attempts ? { attempts: attempts.map(({ bodyPreview: _preview, request: _request, ...a }) => a) } : {}) };
+}
 
 export const list = <T>(data: T[]): ListEnvelope<T> => ({ data, total: data.length, limit: 50, offset: 0 });
 

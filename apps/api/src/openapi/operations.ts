@@ -74,7 +74,7 @@ const jobs: Operation[] = [
     success: { 201: { description: 'The jobs created and the lines that failed.', schema: 'ImportResult', example: ex.importResult } },
     errors: ['limit_exceeded'],
   },
-  { method: 'get', path: '/v1/jobs', tag: 'Jobs', auth: 'api', summary: 'List jobs', query: s.jobList, success: { 200: { description: 'A page of jobs.', schema: { list: 'Job' }, example: ex.list([ex.job]) } } },
+  { method: 'get', path: '/v1/jobs', tag: 'Jobs', auth: 'api', summary: 'List jobs', query: s.jobList, success: { 200: { description: 'A page of jobs, each with its request or steps summarized (GET /v1/jobs/:id has the whole job).', schema: { list: 'JobSummary' }, example: ex.list([ex.jobSummary]) } } },
   { method: 'get', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Get a job', success: { 200: { description: 'The job.', schema: 'Job', example: ex.job } } },
   {
     method: 'patch', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Change a job',
@@ -93,7 +93,7 @@ const jobs: Operation[] = [
     body: { schema: s.jobContextPatch, required: true, example: { last_cursor: '9120', obsolete: null } },
     success: { 200: { description: 'The map after the change; a key set to null is deleted.', schema: 'JobContext', example: ex.context } },
   },
-  { method: 'get', path: '/v1/jobs/:id/executions', tag: 'Executions', auth: 'api', summary: "List a job's executions", query: s.executionList, success: { 200: { description: 'A page of executions.', schema: { list: 'Execution' }, example: ex.list([{ ...ex.execution, attempts: undefined }]) } } },
+  { method: 'get', path: '/v1/jobs/:id/executions', tag: 'Executions', auth: 'api', summary: "List a job's executions", query: s.executionList, success: { 200: { description: 'A page of executions, without trigger_input, final_response and final_output (GET /v1/executions/:id has them).', schema: { list: 'ExecutionSummary' }, example: ex.list([ex.executionSummary(ex.execution)]) } } },
   {
     method: 'get', path: '/v1/jobs/:id/fires', tag: 'Fires', auth: 'api', summary: "List a job's expected fires (the fire ledger)",
     description: 'Every slot of the schedule while the job was active, newest `scheduled_for` first, with its outcome: `pending`, `fired`, `late`, `caught_up`, `missed` or `skipped`. `from` and `to` bound `scheduled_for`, both inclusive. Manual runs never appear.',
@@ -111,7 +111,7 @@ const jobs: Operation[] = [
 ];
 
 const executions: Operation[] = [
-  { method: 'get', path: '/v1/executions', tag: 'Executions', auth: 'api', summary: 'List executions', query: s.executionList, success: { 200: { description: 'A page of executions.', schema: { list: 'Execution' }, example: ex.list([{ ...ex.execution, attempts: undefined }]) } } },
+  { method: 'get', path: '/v1/executions', tag: 'Executions', auth: 'api', summary: 'List executions', query: s.executionList, success: { 200: { description: 'A page of executions, without trigger_input, final_response and final_output (GET /v1/executions/:id has them).', schema: { list: 'ExecutionSummary' }, example: ex.list([ex.executionSummary(ex.execution)]) } } },
   { method: 'get', path: '/v1/executions/:id', tag: 'Executions', auth: 'api', summary: 'Get an execution with its attempts and step executions', success: { 200: { description: 'The execution.', schema: 'Execution', example: ex.execution } } },
   { method: 'post', path: '/v1/executions/:id/replay', tag: 'Executions', auth: 'api', summary: 'Replay an execution (source replay)', success: { 202: { ...queued, example: { ...ex.queuedExecution, source: 'replay' } } } },
   {
@@ -133,7 +133,7 @@ const fires: Operation[] = [
 ];
 
 const dlq: Operation[] = [
-  { method: 'get', path: '/v1/dlq', tag: 'Dead letters', auth: 'api', summary: 'List dead-lettered executions', query: s.executionList, success: { 200: { description: 'A page of executions.', schema: { list: 'Execution' }, example: ex.list([ex.failedExecution]) } } },
+  { method: 'get', path: '/v1/dlq', tag: 'Dead letters', auth: 'api', summary: 'List dead-lettered executions', query: s.executionList, success: { 200: { description: 'A page of executions, without trigger_input, final_response and final_output (GET /v1/executions/:id has them).', schema: { list: 'ExecutionSummary' }, example: ex.list([ex.executionSummary(ex.failedExecution)]) } } },
   { method: 'get', path: '/v1/dlq/stats', tag: 'Dead letters', auth: 'api', summary: 'Count the DLQ by job and error class', success: { 200: { description: 'The counts.', schema: 'DlqStats', example: ex.dlqStats } } },
   {
     method: 'post', path: '/v1/dlq/replay-batch', tag: 'Dead letters', auth: 'api', summary: 'Replay up to 100 dead letters, by id or by job',

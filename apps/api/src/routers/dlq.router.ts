@@ -1,6 +1,6 @@
 import type { PurgeResult } from '@cronsvc/contracts';
 import { Router } from 'express';
-import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecution } from '@cronsvc/core';
+import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecution, serializeExecutionSummary } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
 /** The dead-letter queue (docs/EXECUTIONS.md): failed executions awaiting replay or removal. */
@@ -9,7 +9,7 @@ export function dlqRouter(deps: ApiDeps): Router {
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;
   router.get('/', async (req, res) => {
     const page = await listDlq(deps, ws(res), req.query);
-    res.json({ ...page, data: page.data.map(serializeExecution) });
+    res.json({ ...page, data: page.data.map(serializeExecutionSummary) });
   });
   router.get('/stats', async (_req, res) => {
     res.json(await dlqStats(deps, ws(res)));

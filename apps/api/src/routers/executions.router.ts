@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { getExecution, listDeliveries, listExecutions, parkExecution, replayExecution, resumeExecution, serializeDelivery, serializeExecution } from '@cronsvc/core';
+import { getExecution, listDeliveries, listExecutions, parkExecution, replayExecution, resumeExecution, serializeDelivery, serializeExecution, serializeExecutionSummary } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 
 export function executionsRouter(deps: ApiDeps): Router {
@@ -7,7 +7,7 @@ export function executionsRouter(deps: ApiDeps): Router {
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;
   router.get('/', async (req, res) => {
     const page = await listExecutions(deps, ws(res), req.query);
-    res.json({ ...page, data: page.data.map(serializeExecution) });
+    res.json({ ...page, data: page.data.map(serializeExecutionSummary) });
   });
   router.get('/:id', async (req, res) => {
     res.json(serializeExecution(await getExecution(deps, ws(res), req.params.id)));

@@ -2,8 +2,7 @@ import { IDEMPOTENCY_KEY_HEADER, type ImportResult } from '@cronsvc/contracts';
 import { Router } from 'express';
 import {
   AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, jobFire, listExecutions, listJobFires, listJobs, patchJobContext, pauseJob,
-  resumeJob, runNow,
-  serializeExecution, serializeJob, updateJob, type JobRow,
+  resumeJob, runNow, serializeExecution, serializeExecutionSummary, serializeJob, serializeJobSummary, updateJob, type JobRow,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { rulesRouter } from './rules.router.js';
@@ -31,7 +30,7 @@ export function jobsRouter(deps: ApiDeps): Router {
   });
   router.get('/', async (req, res) => {
     const page = await listJobs(deps, ws(res), req.query);
-    res.json({ ...page, data: page.data.map(show) });
+    res.json({ ...page, data: page.data.map((job) => serializeJobSummary(job, deps.config)) });
   });
   router.get('/:id', async (req, res) => {
     res.json(show(await findJob(deps.db, ws(res), req.params.id)));
@@ -61,7 +60,7 @@ export function jobsRouter(deps: ApiDeps): Router {
   router.get('/:id/executions', async (req, res) => {
     const job = await findJob(deps.db, ws(res), req.params.id);
     const page = await listExecutions(deps, ws(res), req.query, job.id);
-    res.json({ ...page, data: page.data.map(serializeExecution) });
+    res.json({ ...page, data: page.data.map(serializeExecutionSummary) });
   });
   router.get('/:id/fires', async (req, res) => {
     const job = await findJob(deps.db, ws(res), req.params.id);

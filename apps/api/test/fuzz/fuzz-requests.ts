@@ -27,11 +27,14 @@ export type FuzzBody =
   | { type: 'json'; value: unknown }
   | { type: 'raw'; contentType: string | null; encoding: string | null; content: string | number[] | Repeated };
 
-/** The segment before a path parameter says what it names (`/jobs/:id`, `/notification-rules/:rule_id`). */
+/** The segment before a path parameter says what it names (`/jobs/:id`, `/notification-rules/:rule_id`, the console's `/rules/:ruleId`). */
 const RESOURCE_AFTER: Record<string, Resource> = {
   jobs: 'job',
   executions: 'execution',
   dlq: 'execution',
+  'dead-letters': 'execution',
+  channels: 'channel',
+  rules: 'rule',
   secrets: 'secret',
   'notification-channels': 'channel',
   'notification-deliveries': 'delivery',
@@ -61,7 +64,7 @@ function pathParameter(fixtures: FuzzFixtures, resource: Resource, ownOnly: bool
   return fc.oneof(...choices);
 }
 
-function pathOf(pattern: string, fixtures: FuzzFixtures, ownOnly: boolean): fc.Arbitrary<PathPart[]> {
+export function pathOf(pattern: string, fixtures: FuzzFixtures, ownOnly: boolean): fc.Arbitrary<PathPart[]> {
   const segments = pattern.split('/');
   return fc.tuple(
     ...segments.map((segment, i) => {

@@ -89,6 +89,10 @@ export interface Config {
   readonly publicRateLimitPerMinute: number | undefined;
   /** Notification messages (channel deliveries) one workspace may send per minute; more wait for the next minute. */
   readonly deliveryRateLimitPerMinute: number;
+  /** Console sign-in attempts per minute from one client address, shared by all API processes; undefined = no limit (set to 0). */
+  readonly consoleSignInPerMinute: number | undefined;
+  /** Bytes of job definitions, secrets and trigger inputs one workspace may store; more is refused. */
+  readonly maxStoredBytesPerWorkspace: number;
   /** Port of /healthz, /readyz and /metrics of a worker started on its own; undefined = none. */
   readonly healthPort: number | undefined;
   /** Readiness fails when a due fire is later than this (seconds). */
@@ -152,6 +156,8 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(1200),
   DELIVERY_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(10_000_000).default(600),
+  CONSOLE_SIGN_IN_PER_MINUTE: Joi.number().integer().min(0).max(1_000_000).default(20),
+  MAX_STORED_BYTES_PER_WORKSPACE: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 ** 3),
   HEALTH_PORT: Joi.number().integer().min(1).max(65535),
   READY_MAX_FIRE_LAG_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   FIRE_LATE_AFTER_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
@@ -248,6 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: value.PUBLIC_RATE_LIMIT_PER_MINUTE === 0 ? undefined : value.PUBLIC_RATE_LIMIT_PER_MINUTE,
     deliveryRateLimitPerMinute: value.DELIVERY_RATE_LIMIT_PER_MINUTE,
+    consoleSignInPerMinute: value.CONSOLE_SIGN_IN_PER_MINUTE === 0 ? undefined : value.CONSOLE_SIGN_IN_PER_MINUTE,
+    maxStoredBytesPerWorkspace: value.MAX_STORED_BYTES_PER_WORKSPACE,
     healthPort: value.HEALTH_PORT,
     readyMaxFireLagSeconds: value.READY_MAX_FIRE_LAG_SECONDS,
     fireLateAfterMs: value.FIRE_LATE_AFTER_SECONDS * 1_000,

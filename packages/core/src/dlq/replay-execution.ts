@@ -3,6 +3,7 @@ import type { ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueCommitted, executionRow, firstAttempt } from '../executions/create-executions.js';
 import { findJob } from '../jobs/job-store.js';
+import { withinStoredBytes } from '../db/stored-bytes.js';
 import type { Deps } from '../deps/deps.js';
 import { deadLettered, notInDlq } from './dead-lettered.js';
 
@@ -21,8 +22,9 @@ export type ReplaySource = Extract<ExecutionSource, 'replay' | 'dlq_replay'>;
  * definition at attempt time, which is what a replay should run; its state does not matter
  * either, as with run-now (a paused or completed job can be replayed).
  */
-export async function commitReplay(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, id: string, source: ReplaySource): Promise<ExecutionRow> {
-  return deps.db.$transaction(async (tx) => {
+export async function commitReplay(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, id: string, source: ReplaySource): Promise<ExecutionRow> {
+  // The copy of a trigger input counts like the original: a workspace at its limit of stored bytes cannot replay a triggered run.
+  return withinStoredBytes(deps.config.maxStoredBytesPerWorkspace, () => deps.db.$transaction(async (tx) => {
     const original = source === 'dlq_replay' ? await takeFromDlq(tx, workspaceId, id) : await tx.execution.findFirst({ where: { id, workspaceId } });
     if (!original) throw source === 'dlq_replay' ? notInDlq() : AppError.notFound('execution');
     const job = await findJob(tx, workspaceId, original.jobId);
@@ -40,7 +42,7 @@ export async function commitReplay(deps: Pick<Deps, 'db' | 'clock'>, workspaceId
         triggerInput: original.triggerInput,
       }),
     });
-  });
+  }));
 }
 
 /** Replays one execution and hands it to the executor, as run-now does. */

@@ -1,6 +1,7 @@
 import type { ExecutionSource } from '@cronsvc/contracts';
 import { newId } from '../ids/ids.js';
 import { Prisma } from '../db/client.js';
+import { storedSize } from '../db/stored-bytes.js';
 import { currentRequestId } from '../logging/log-context.js';
 import type { Deps } from '../deps/deps.js';
 import type { ExecutionEnqueue } from '../queues/queues.js';
@@ -34,6 +35,7 @@ export function executionRow(input: NewExecution): Prisma.ExecutionCreateManyInp
     nextAttemptAt: input.scheduledFor,
     replayOfId: input.replayOfId ?? null,
     triggerInput: input.triggerInput ?? Prisma.DbNull,
+    storedBytes: storedSize(input.triggerInput),
     requestId: currentRequestId() ?? null,
   };
 }

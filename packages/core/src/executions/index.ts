@@ -8,4 +8,4 @@ export { reclaimExecutions, type Reclaimed } from './reclaim-executions.js';
 export { reconcileQueue } from './reconcile-queue.js';
 export { resumeExecution } from './resume-execution.js';
 export { runNow } from './run-now.js';
-export { serializeExecution } from './serialize-execution.js';
+export { serializeExecution, serializeExecutionSummary } from './serialize-execution.js';

@@ -33,7 +33,15 @@ interface ExecutionQuery {
 export type ExecutionWithAttempts = ExecutionRow & { attempts: AttemptRow[] };
 /** A list item: its attempts come without bodyPreview and request (up to 64 KiB each), which GET /v1/executions/:id has. */
 export type ListedAttempt = Omit<AttemptRow, 'bodyPreview' | 'request'>;
-export type ListedExecution = ExecutionRow & { attempts: ListedAttempt[] };
+
+/**
+ * The columns a list never reads: what a sender or a target decides the size of (the trigger
+ * input, the final response and output) and the run's working state (its copy of the steps, its
+ * context and variables). Postgres keeps large values out of line, and a page that does not
+ * select them never reads them (docs/API.md, "Lists").
+ */
+const UNLISTED = { triggerInput: true, finalResponse: true, finalOutput: true, steps: true, context: true, variables: true } as const;
+export type ListedExecution = Omit<ExecutionRow, keyof typeof UNLISTED> & { attempts: ListedAttempt[] };
 
 /**
  * job_name is a literal, case-insensitive substring: LIKE's wildcards (% and _) and its escape
@@ -72,6 +80,7 @@ export async function listExecutions(
       orderBy: [{ [field]: q.order }, { id: q.order }],
       take: q.limit,
       skip: q.offset,
+      omit: UNLISTED,
       include: { attempts: { orderBy: { number: 'asc' }, omit: { bodyPreview: true, request: true } } },
     }),
     // The workspace counters answer a status filter; one job's executions (bounded by retention),

@@ -1,8 +1,9 @@
 import type {
-  Attempt, AttemptRequest, AttemptStatus, ErrorClass, Execution, ExecutionSource, ExecutionStatus, StepDecision, StepExecution, StepExecutionStatus, StepType,
-  WaitingReason,
+  Attempt, AttemptRequest, AttemptStatus, ErrorClass, Execution, ExecutionSource, ExecutionStatus, ExecutionSummary, StepDecision, StepExecution,
+  StepExecutionStatus, StepType, WaitingReason,
 } from '@cronsvc/contracts';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
+import type { ListedExecution } from './list-executions.js';
 
 export type StepExecutionRow = Prisma.StepExecutionGetPayload<{ include: { attempts: true } }>;
 
@@ -56,6 +57,17 @@ export function serializeStepExecution(s: StepExecutionRow): StepExecution {
 /** The execution as the API shows it (docs/JOBS.md, "Executions and attempts"); attempts and step executions only when loaded. */
 export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[]; stepExecutions?: StepExecutionRow[] }): Execution {
   return {
+    ...serializeExecutionSummary(e),
+    ...(e.stepExecutions ? { step_executions: e.stepExecutions.map(serializeStepExecution) } : {}),
+    trigger_input: e.triggerInput,
+    final_response: e.finalResponse,
+    final_output: e.finalOutput,
+  };
+}
+
+/** An execution as the lists show it (docs/API.md, "Lists"): without trigger_input, final_response and final_output. */
+export function serializeExecutionSummary(e: Omit<ListedExecution, 'attempts'> & { attempts?: AttemptView[] }): ExecutionSummary {
+  return {
     id: e.id,
     job_id: e.jobId,
     job_name: e.jobName,
@@ -64,10 +76,6 @@ export function serializeExecution(e: ExecutionRow & { attempts?: AttemptView[];
     scheduled_for: e.scheduledFor.toISOString(),
     attempt_count: e.attemptCount,
     ...(e.attempts ? { attempts: e.attempts.map(serializeAttempt) } : {}),
-    ...(e.stepExecutions ? { step_executions: e.stepExecutions.map(serializeStepExecution) } : {}),
-    trigger_input: e.triggerInput,
-    final_response: e.finalResponse,
-    final_output: e.finalOutput,
     error_class: e.errorClass as ErrorClass | null,
     error_message: e.errorMessage,
     waiting_reason: e.waitingReason as WaitingReason | null,

@@ -6,12 +6,13 @@ import { validate } from '../validation/validate.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
 import { jobSchema, type JobInput } from './job-schema.js';
 import { plannedNextRun } from './job-plan.js';
-import { jobFields } from './job-data.js';
+import { jobFields, jobStoredBytes } from './job-data.js';
 import { insertJob } from './insert-job.js';
 import { checkJobTargets } from './check-job-targets.js';
 import { checkJobReferences } from './check-job-references.js';
 import { checkStepTimeouts } from './check-step-timeouts.js';
 import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
+import { isStoredBytesError, storedBytesExceeded, wouldExceedStoredBytes } from '../db/stored-bytes.js';
 import { webhookColumns } from './webhook-credentials.js';
 
 export interface CreateJobResult {
@@ -37,8 +38,9 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
 
   const base = { kind: input.kind, state: input.state, schedule: input.schedule ?? null, scheduleAnchor: now };
   const id = newId('job');
+  const fields = jobFields(input);
   const row: JobRow = {
-    ...jobFields(input),
+    ...fields,
     id,
     workspaceId,
     createdAt: now,
@@ -46,6 +48,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
+    storedBytes: jobStoredBytes({ ...fields, idempotencyKey: idempotencyKey ?? null }),
     ...webhookColumns(deps.config.secretsEncryptionKey, { id, workspaceId }, input, null, input.webhook_secret !== undefined),
   };
   // A one_time job commits its first execution with it, in the same statement.
@@ -55,6 +58,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     stored = await insertJob(deps.pool, row, fire);
   } catch (error) {
     if (isJobQuotaError(error)) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
+    if (isStoredBytesError(error)) throw storedBytesExceeded(deps.config.maxStoredBytesPerWorkspace);
     throw error;
   }
   if (stored) {
@@ -62,8 +66,10 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     return { job: stored, created: true };
   }
   // Nothing stored: another request with the same Idempotency-Key got there first, or the
-  // workspace is at its quota of jobs (the insert skips such a job, see job-quota.ts).
+  // workspace is at its quota of jobs or of stored bytes (the insert skips such a job, see
+  // job-quota.ts and db/stored-bytes.ts).
   const winner = idempotencyKey === undefined ? null : await jobWithKey(deps, workspaceId, idempotencyKey);
-  if (!winner) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
-  return { job: winner, created: false };
+  if (winner) return { job: winner, created: false };
+  const { maxStoredBytesPerWorkspace: maxBytes } = deps.config;
+  throw (await wouldExceedStoredBytes(deps.pool, workspaceId, row.storedBytes, maxBytes)) ? storedBytesExceeded(maxBytes) : jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
 }

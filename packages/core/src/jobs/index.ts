@@ -5,6 +5,6 @@ export { deleteJob, pauseJob, resumeJob } from './job-lifecycle.js';
 export { type JobInput, jobSchema } from './job-schema.js';
 export { findJob } from './job-store.js';
 export { listJobs } from './list-jobs.js';
-export { serializeJob } from './serialize-job.js';
+export { serializeJob, serializeJobSummary } from './serialize-job.js';
 export { upcomingFires } from './upcoming-fires.js';
 export { updateJob } from './update-job.js';

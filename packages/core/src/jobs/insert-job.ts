@@ -30,6 +30,8 @@ interface JobRecord {
   overlap_policy: string;
   catch_up_policy: string;
   jitter_seconds: number;
+  stored_bytes: number;
+  summary: Prisma.JsonValue;
   created_at: Date;
   updated_at: Date;
 }
@@ -73,6 +75,8 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'overlap_policy', type: 'text', value: (j) => j.overlapPolicy },
   { name: 'catch_up_policy', type: 'text', value: (j) => j.catchUpPolicy },
   { name: 'jitter_seconds', type: 'int', value: (j) => j.jitterSeconds },
+  { name: 'stored_bytes', type: 'int', value: (j) => j.storedBytes },
+  { name: 'summary', type: 'jsonb', value: (j) => j.summary },
 ];
 
 const INPUT_COLUMNS: readonly Column<NewJob>[] = [
@@ -85,14 +89,15 @@ const INPUT_COLUMNS: readonly Column<NewJob>[] = [
 
 // One statement for any number of new jobs, and for the first execution of those that fire as
 // they are created, so a one_time job and its execution commit together in one round trip. A job
-// whose Idempotency-Key is already used in its workspace (stored, or earlier in the same batch)
-// is not inserted and returns no row, and neither is its execution.
+// whose Idempotency-Key is already used in its workspace (stored, or earlier in the same batch),
+// or that would not fit in its workspace's stored bytes, is not inserted and returns no row, and
+// neither is its execution.
 const INSERT_JOBS_SQL = `
   WITH input AS (
     SELECT * FROM ${unnestFrom(INPUT_COLUMNS, 't')}
   ), job AS (
     INSERT INTO jobs (${columnNames(JOB_COLUMNS)})
-    SELECT ${columnNames(JOB_COLUMNS)} FROM input
+    SELECT ${columnNames(JOB_COLUMNS)} FROM input WHERE within_stored_bytes(workspace_id, stored_bytes)
     ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
     RETURNING *
   ), fire AS (
@@ -129,6 +134,8 @@ function jobFromRecord(r: JobRecord): JobRow {
     overlapPolicy: r.overlap_policy,
     catchUpPolicy: r.catch_up_policy,
     jitterSeconds: r.jitter_seconds,
+    storedBytes: r.stored_bytes,
+    summary: r.summary,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -1,14 +1,24 @@
 import { Prisma, type JobRow } from '../db/client.js';
+import { storedSize } from '../db/stored-bytes.js';
 import type { JobInput } from './job-schema.js';
 import { defaultMaxConcurrency } from './job-plan.js';
+import { summarizeJob } from './job-summary.js';
 
 type JobFields = Pick<
   JobRow,
   | 'name' | 'kind' | 'state' | 'schedule' | 'request' | 'steps' | 'retryPolicy' | 'maxConcurrentExecutions'
-  | 'maxWorkflowDurationSeconds' | 'onSuccessUrl' | 'onFailureUrl' | 'notificationOverride' | 'overlapPolicy' | 'catchUpPolicy' | 'jitterSeconds'
+  | 'maxWorkflowDurationSeconds' | 'onSuccessUrl' | 'onFailureUrl' | 'notificationOverride' | 'overlapPolicy' | 'catchUpPolicy' | 'jitterSeconds' | 'summary'
 >;
 
 const jsonOrNull = (value: unknown) => (value === undefined || value === null ? null : (value as Prisma.JsonValue));
+
+/**
+ * What a job's definition weighs against MAX_STORED_BYTES_PER_WORKSPACE: its name, schedule,
+ * request or steps, retry policy, callbacks and Idempotency-Key.
+ */
+export function jobStoredBytes(job: Pick<JobRow, 'name' | 'schedule' | 'request' | 'steps' | 'retryPolicy' | 'onSuccessUrl' | 'onFailureUrl' | 'idempotencyKey'>): number {
+  return storedSize(job.name, job.schedule, job.request, job.steps, job.retryPolicy, job.onSuccessUrl, job.onFailureUrl, job.idempotencyKey);
+}
 
 /** The columns a validated job input sets, as stored: create and update both write exactly these. */
 export function jobFields(input: JobInput): JobFields {
@@ -29,14 +39,23 @@ export function jobFields(input: JobInput): JobFields {
     overlapPolicy: input.overlap_policy ?? 'queue',
     catchUpPolicy: input.catch_up_policy ?? 'one',
     jitterSeconds: input.jitter_seconds ?? 0,
+    summary: summarizeJob(input) as Prisma.JsonValue,
   };
 }
 
 // Prisma writes SQL NULL into a JSON column only when given DbNull.
 const json = (value: Prisma.JsonValue | null) => (value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue));
 
-/** jobFields in the shape of a Prisma update. */
-export function jobColumns(input: JobInput) {
+/** jobFields in the shape of a Prisma update, with the size of the job they make (its Idempotency-Key unchanged). */
+export function jobColumns(input: JobInput, idempotencyKey: string | null) {
   const fields = jobFields(input);
-  return { ...fields, schedule: json(fields.schedule), request: json(fields.request), steps: json(fields.steps), retryPolicy: fields.retryPolicy as Prisma.InputJsonValue };
+  return {
+    ...fields,
+    schedule: json(fields.schedule),
+    request: json(fields.request),
+    steps: json(fields.steps),
+    retryPolicy: fields.retryPolicy as Prisma.InputJsonValue,
+    summary: fields.summary as Prisma.InputJsonValue,
+    storedBytes: jobStoredBytes({ ...fields, idempotencyKey }),
+  };
 }

@@ -20,7 +20,15 @@ interface JobQuery {
   offset: number;
 }
 
-export async function listJobs(deps: Pick<Deps, 'db'>, workspaceId: string, query: unknown): Promise<Page<JobRow>> {
+/** A job as a list reads it: without its request and steps, which a page never needs (see `summary`). */
+export type ListedJob = Omit<JobRow, 'request' | 'steps'>;
+
+/**
+ * A page of jobs. It selects no request or steps: once a job's definition is large Postgres keeps
+ * it out of line, and a page that does not ask for it never reads it, so a page of a hundred jobs
+ * of 1 MiB each costs what a page of small ones does (docs/API.md, "Lists").
+ */
+export async function listJobs(deps: Pick<Deps, 'db'>, workspaceId: string, query: unknown): Promise<Page<ListedJob>> {
   const q = validate<JobQuery>(querySchema.prefs({ convert: true }), query);
   const where: Prisma.JobWhereInput = {
     workspaceId,
@@ -29,7 +37,7 @@ export async function listJobs(deps: Pick<Deps, 'db'>, workspaceId: string, quer
     ...(q.name ? { name: { contains: q.name, mode: 'insensitive' } } : {}),
   };
   const [data, total] = await Promise.all([
-    deps.db.job.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: q.limit, skip: q.offset }),
+    deps.db.job.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: q.limit, skip: q.offset, omit: { request: true, steps: true } }),
     deps.db.job.count({ where }),
   ]);
   return { data, total, limit: q.limit, offset: q.offset };

@@ -1,19 +1,20 @@
 import {
-  SCHEDULED_KINDS, type CatchUpPolicy, type Job, type JobKind, type JobState, type NotificationOverride, type OverlapPolicy, type RequestSpec, type RetryPolicy,
-  type Schedule, type Step,
+  SCHEDULED_KINDS, type CatchUpPolicy, type Job, type JobKind, type JobState, type JobSummary, type NotificationOverride, type OverlapPolicy, type RequestSpec,
+  type RetryPolicy, type Schedule, type Step,
 } from '@cronsvc/contracts';
 import type { Config } from '../config/config.js';
 import type { JobRow } from '../db/client.js';
 import { triggerUrl } from './public-urls.js';
 import { revealWebhookToken } from './webhook-credentials.js';
+import type { JobSummaryFields } from './job-summary.js';
+import type { ListedJob } from './list-jobs.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/**
- * The job as the API shows it (docs/JOBS.md, "A job"). A webhook_trigger job shows its trigger
- * token (decrypted with the configured key) and URL, and whether a shared secret is set.
- */
-export function serializeJob(job: JobRow, config: Pick<Config, 'secretsEncryptionKey' | 'publicBaseUrl'>): Job {
+type Shown = Pick<Config, 'secretsEncryptionKey' | 'publicBaseUrl'>;
+
+/** Every field of a job as shown, with `shape` (its request or steps, whole or summarized) after the schedule. */
+function shown<T extends { request?: unknown; steps?: unknown }>(job: ListedJob, config: Shown, shape: T) {
   // Json columns hold what the job schema validated on the way in.
   return {
     id: job.id,
@@ -21,8 +22,7 @@ export function serializeJob(job: JobRow, config: Pick<Config, 'secretsEncryptio
     kind: job.kind as JobKind,
     state: job.state as JobState,
     ...(job.schedule !== null ? { schedule: job.schedule as Schedule } : {}),
-    ...(job.request !== null ? { request: job.request as unknown as RequestSpec } : {}),
-    ...(job.steps !== null ? { steps: job.steps as unknown as Step[] } : {}),
+    ...shape,
     retry_policy: job.retryPolicy as unknown as RetryPolicy,
     next_run_at: iso(job.nextRunAt),
     max_concurrent_executions: job.maxConcurrentExecutions,
@@ -40,7 +40,27 @@ export function serializeJob(job: JobRow, config: Pick<Config, 'secretsEncryptio
   };
 }
 
-function webhookFields(job: JobRow, config: Pick<Config, 'secretsEncryptionKey' | 'publicBaseUrl'>): Pick<Job, 'webhook_token' | 'trigger_url' | 'webhook_secret_configured'> {
+/**
+ * The job as the API shows it (docs/JOBS.md, "A job"). A webhook_trigger job shows its trigger
+ * token (decrypted with the configured key) and URL, and whether a shared secret is set.
+ */
+export function serializeJob(job: JobRow, config: Shown): Job {
+  return shown(job, config, {
+    ...(job.request !== null ? { request: job.request as unknown as RequestSpec } : {}),
+    ...(job.steps !== null ? { steps: job.steps as unknown as Step[] } : {}),
+  });
+}
+
+/** A job as a list shows it (docs/API.md, "Lists"): its request and steps summarized, everything else as serializeJob. */
+export function serializeJobSummary(job: ListedJob, config: Shown): JobSummary {
+  const summary = job.summary as JobSummaryFields;
+  return shown(job, config, {
+    ...(summary.request ? { request: summary.request } : {}),
+    ...(summary.steps ? { steps: summary.steps } : {}),
+  });
+}
+
+function webhookFields(job: ListedJob, config: Shown): Pick<Job, 'webhook_token' | 'trigger_url' | 'webhook_secret_configured'> {
   const token = revealWebhookToken(config.secretsEncryptionKey, job);
   return {
     webhook_token: token,

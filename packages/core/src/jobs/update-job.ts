@@ -13,6 +13,7 @@ import { checkJobReferences } from './check-job-references.js';
 import { checkStepTimeouts } from './check-step-timeouts.js';
 import { webhookColumns } from './webhook-credentials.js';
 import { cancelPendingFires, lockJob } from './job-store.js';
+import { withinStoredBytes } from '../db/stored-bytes.js';
 
 const UPDATABLE = [
   'name', 'kind', 'schedule', 'request', 'steps', 'retry_policy', 'state', 'max_concurrent_executions',
@@ -89,7 +90,8 @@ function allowedStateChange(job: JobRow, next: JobInput): void {
 export async function updateJob(deps: Deps, workspaceId: string, jobId: string, body: unknown): Promise<JobRow> {
   const patch = validate<Record<string, unknown>>(patchShape, body);
   const now = deps.clock.now();
-  const result = await deps.db.$transaction(async (tx) => {
+  // A PATCH that makes the job larger than the workspace's room is refused whole (the update's trigger decides).
+  const result = await withinStoredBytes(deps.config.maxStoredBytesPerWorkspace, () => deps.db.$transaction(async (tx) => {
     const job = await lockJob(tx, workspaceId, jobId);
     const merged = applyPatch(asInput(job), patch);
     const scheduleTouched = 'schedule' in patch || 'kind' in patch || (patch.state === 'active' && job.state !== 'active');
@@ -107,7 +109,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
     const updated = await tx.job.update({
       where: { id: job.id },
       data: {
-        ...jobColumns(input),
+        ...jobColumns(input, job.idempotencyKey),
         ...webhookColumns(deps.config.secretsEncryptionKey, job, input, job, 'webhook_secret' in patch),
         scheduleAnchor: anchor,
         nextRunAt: replan ? plannedNextRun({ ...input, schedule: input.schedule ?? null, scheduleAnchor: anchor }, now) : job.nextRunAt,
@@ -119,7 +121,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
       ? await tx.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: updated.name, source: 'schedule', scheduledFor: now }) })
       : null;
     return { updated, execution };
-  });
+  }));
   if (result.execution) await enqueueCommitted(deps, [firstAttempt(result.execution)]);
   return result.updated;
 }

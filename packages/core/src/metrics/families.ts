@@ -17,6 +17,8 @@ const LAG_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export const FINISHED_STATUSES = ['succeeded', 'failed'] as const;
+/** Why a trigger call's input was not stored. */
+export const TRIGGER_DROP_REASONS = ['stored_bytes_limit'] as const;
 export const DELIVERY_OUTCOMES = ['sent', 'failed'] as const;
 
 export const executionsFinished = new Counter({
@@ -61,6 +63,13 @@ export const deliveries = new Counter({
   name: 'cronsvc_deliveries_total',
   help: 'Notification and callback deliveries that ended, by outcome.',
   labelNames: ['status'] as const,
+  registers,
+});
+
+export const triggerInputsDropped = new Counter({
+  name: 'cronsvc_trigger_inputs_dropped_total',
+  help: 'Trigger calls answered as received whose input was not stored, by reason (stored_bytes_limit: the workspace is at MAX_STORED_BYTES_PER_WORKSPACE).',
+  labelNames: ['reason'] as const,
   registers,
 });
 
@@ -109,3 +118,4 @@ for (const status of FINISHED_STATUSES) executionsFinished.inc({ status }, 0);
 for (const status of ATTEMPT_STATUSES) attempts.inc({ status }, 0);
 for (const status of DELIVERY_OUTCOMES) deliveries.inc({ status }, 0);
 for (const outcome of COUNTED_FIRE_OUTCOMES) fires.inc({ outcome }, 0);
+for (const reason of TRIGGER_DROP_REASONS) triggerInputsDropped.inc({ reason }, 0);

@@ -1,6 +1,6 @@
 import type { AttemptStatus, ErrorClass, FireOutcome } from '@cronsvc/contracts';
 import type { Logger } from '../logging/logger.js';
-import { attemptDuration, attempts, deliveries, executionsFinished, fireLag, fires } from './families.js';
+import { attemptDuration, attempts, deliveries, executionsFinished, fireLag, fires, triggerInputsDropped, type TRIGGER_DROP_REASONS } from './families.js';
 
 /** What the observers read of a claimed execution. */
 export interface ObservedExecution {
@@ -50,4 +50,9 @@ export function observeDelivery(outcome: string): void {
 /** Counts fires of the ledger as they get their outcome (docs/OPERATIONS.md, "Metrics"). */
 export function observeFires(outcome: Exclude<FireOutcome, 'pending'>, count = 1): void {
   fires.inc({ outcome }, count);
+}
+
+/** A trigger call answered as received whose input was not stored. */
+export function observeDroppedTriggerInput(reason: (typeof TRIGGER_DROP_REASONS)[number]): void {
+  triggerInputsDropped.inc({ reason });
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import { createDatabase } from '../db/client.js';
 import { newId } from '../ids/ids.js';
 import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
+import { storedBytesConnectionOption } from '../db/stored-bytes.js';
 import type { Logger } from '../logging/logger.js';
 import { createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
 import { createQueues } from '../queues/queues.js';
@@ -31,7 +32,8 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
   assertResolved(config);
   // DATABASE_POOL_SIZE, when set, sizes every process's pool; otherwise each app's default.
   const max = config.databasePoolSize ?? options.dbPoolSize ?? 10;
-  const { db, pool } = createDatabase(config.databaseUrl, { max, settings: jobQuotaConnectionOption(config.maxJobsPerWorkspace) });
+  const settings = `${jobQuotaConnectionOption(config.maxJobsPerWorkspace)} ${storedBytesConnectionOption(config.maxStoredBytesPerWorkspace)}`;
+  const { db, pool } = createDatabase(config.databaseUrl, { max, settings });
   const redisConnections: RedisClient[] = [];
   const queuePools: pg.Pool[] = [];
   const onRedisError = (error: Error) => logger.warn('redis error', { error: error.message });

@@ -35,10 +35,17 @@ export function operatorEndpoints(deps: Pick<Deps, 'pool' | 'queues' | 'config' 
     return gauges ? Registry.merge([processRegistry, gauges.registry]) : processRegistry;
   };
   if (deps.config.supervisor !== undefined) answerSupervisor(async () => (await local()).getMetricsAsJSON());
+  let warnedAt = 0;
   return {
     health: () => ({ status: 200, body: { status: 'ok' } }),
     async ready() {
-      const { ready, checks } = await checkReadiness(deps, options.scope);
+      const { ready, checks, errors } = await checkReadiness(deps, options.scope);
+      // The body says only "unreachable" or "timeout"; what the driver said goes to the log, at
+      // most once a minute, since probes ask every few seconds.
+      if (Object.keys(errors).length > 0 && Date.now() - warnedAt > 60_000) {
+        warnedAt = Date.now();
+        deps.logger.warn('not ready', { checks, errors: Object.fromEntries(Object.entries(errors).map(([name, e]) => [name, e.message])) });
+      }
       return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks } };
     },
     async metrics(authorization) {

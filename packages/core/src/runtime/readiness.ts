@@ -1,6 +1,7 @@
 import type { ReadinessCheck } from '@cronsvc/contracts';
 import { readMigrations } from '../db/migrate.js';
 import type { Deps } from '../deps/deps.js';
+import { unavailableReason } from '../errors/unavailable.js';
 import { HEARTBEAT_STALE_SECONDS, WORKER_KINDS, workerStatuses, type WorkerKind } from './heartbeat.js';
 
 /** `ok`, or `fail: <reason>`: nothing secret, the body is public. */
@@ -9,6 +10,8 @@ type CheckResult = ReadinessCheck;
 export interface Readiness {
   ready: boolean;
   checks: Record<string, CheckResult>;
+  /** The errors behind failing checks, for the log only: their messages name hosts and addresses. */
+  errors: Record<string, Error>;
 }
 
 /**
@@ -20,24 +23,38 @@ export type WorkerScope = { supervisor: string } | { workerId: string; kind: Wor
 // Each check answers within this, or fails saying it timed out: a probe must not hang on a dead store.
 const CHECK_TIMEOUT_MS = 2_000;
 
-class CheckFailed extends Error {}
+class CheckTimedOut extends Error {}
 
 export function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckFailed(`no answer within ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => reject(new CheckTimedOut(`no answer within ${ms / 1000} s`)), ms);
   });
   work.catch(() => undefined);
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const fail = (reason: string): CheckResult => `fail: ${reason.replace(/\s+/g, ' ').slice(0, 200)}`;
+const fail = (reason: string): CheckResult => `fail: ${reason}`;
 
-async function run(check: () => Promise<CheckResult>): Promise<CheckResult> {
+/**
+ * A failed check in a fixed phrase (docs/OPERATIONS.md, "Health and readiness"): `timeout`,
+ * `unreachable`, `connection lost`, `overloaded`, `shutting down`, or `error` for anything else.
+ * Never the error's message: /readyz is public, and a driver's message names hosts and addresses.
+ */
+function reasonOf(error: unknown): string {
+  return error instanceof CheckTimedOut ? 'timeout' : (unavailableReason(error) ?? 'error');
+}
+
+interface Outcome {
+  result: CheckResult;
+  error?: Error;
+}
+
+async function run(check: () => Promise<CheckResult>): Promise<Outcome> {
   try {
-    return await within(check(), CHECK_TIMEOUT_MS);
+    return { result: await within(check(), CHECK_TIMEOUT_MS) };
   } catch (error) {
-    return fail(error instanceof CheckFailed ? error.message : `${(error as Error).message || (error as Error).name}`);
+    return { result: fail(reasonOf(error)), error: error as Error };
   }
 }
 
@@ -75,22 +92,22 @@ function heartbeatCheck(age: number | null): CheckResult {
   return 'ok';
 }
 
-async function workerChecks(deps: Pick<Deps, 'pool' | 'config'>, scope: NonNullable<WorkerScope>): Promise<Record<string, CheckResult>> {
+async function workerChecks(deps: Pick<Deps, 'pool' | 'config'>, scope: NonNullable<WorkerScope>): Promise<Record<string, Outcome>> {
   const kinds: readonly WorkerKind[] = 'supervisor' in scope ? WORKER_KINDS : [scope.kind];
   let statuses: Awaited<ReturnType<typeof workerStatuses>>;
   let lag: number;
   try {
     [statuses, lag] = await within(Promise.all([workerStatuses(deps.pool, scope), kinds.includes('scheduler') ? oldestDueFireAgeSeconds(deps) : 0]), CHECK_TIMEOUT_MS);
   } catch (error) {
-    const reason = fail(`heartbeats unreadable (${(error as Error).message})`);
-    return Object.fromEntries(kinds.map((k) => [k, reason]));
+    const unreadable: Outcome = { result: fail(`heartbeats unreadable: ${reasonOf(error)}`), error: error as Error };
+    return Object.fromEntries(kinds.map((k) => [k, unreadable]));
   }
   const limit = deps.config.readyMaxFireLagSeconds;
   return Object.fromEntries(
-    kinds.map((kind) => {
+    kinds.map((kind): [string, Outcome] => {
       const alive = heartbeatCheck(statuses.find((s) => s.kind === kind)?.heartbeatAgeSeconds ?? null);
-      if (alive !== 'ok' || kind !== 'scheduler' || lag <= limit) return [kind, alive];
-      return [kind, fail(`a due fire is ${Math.round(lag)} s late (READY_MAX_FIRE_LAG_SECONDS=${limit})`)];
+      if (alive !== 'ok' || kind !== 'scheduler' || lag <= limit) return [kind, { result: alive }];
+      return [kind, { result: fail(`a due fire is ${Math.round(lag)} s late (READY_MAX_FIRE_LAG_SECONDS=${limit})`) }];
     }),
   );
 }
@@ -106,6 +123,12 @@ export async function checkReadiness(deps: Pick<Deps, 'pool' | 'queues' | 'confi
     run(() => migrationsCheck(deps)),
     scope ? workerChecks(deps, scope) : {},
   ]);
-  const checks: Record<string, CheckResult> = { database, queues, migrations, ...workers };
-  return { ready: Object.values(checks).every((c) => c === 'ok'), checks };
+  const outcomes: Record<string, Outcome> = { database, queues, migrations, ...workers };
+  const checks: Record<string, CheckResult> = {};
+  const errors: Record<string, Error> = {};
+  for (const [name, { result, error }] of Object.entries(outcomes)) {
+    checks[name] = result;
+    if (error) errors[name] = error;
+  }
+  return { ready: Object.values(checks).every((c) => c === 'ok'), checks, errors };
 }

@@ -1,6 +1,7 @@
 import { SECRET_NAME_PATTERN } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
+import { isStoredBytesError, storedBytesExceeded, storedSize } from '../db/stored-bytes.js';
 import { AppError } from '../errors/app-error.js';
 import { newId } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
@@ -20,18 +21,13 @@ export async function createSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
   const input = validate<{ name: string; value: string }>(createSecretSchema, body);
   const now = deps.clock.now();
   const id = newId('sec');
+  const value = encryptValue(deps.config.secretsEncryptionKey, input.value, valuePlace('secrets.value', workspaceId, id));
   try {
     return await deps.db.secret.create({
-      data: {
-        id,
-        workspaceId,
-        name: input.name,
-        value: encryptValue(deps.config.secretsEncryptionKey, input.value, valuePlace('secrets.value', workspaceId, id)),
-        createdAt: now,
-        updatedAt: now,
-      },
+      data: { id, workspaceId, name: input.name, value, storedBytes: storedSize(value), createdAt: now, updatedAt: now },
     });
   } catch (error) {
+    if (isStoredBytesError(error)) throw storedBytesExceeded(deps.config.maxStoredBytesPerWorkspace);
     // The (workspace, name) unique index decides between racing creates, so no read-then-write.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw new AppError('conflict', `a secret named "${input.name}" already exists in this workspace`);

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
+import { isStoredBytesError, storedBytesExceeded, storedSize } from '../db/stored-bytes.js';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
@@ -12,12 +13,11 @@ export const updateSecretSchema = Joi.object({ value: secretValueSchema.required
 
 export async function updateSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, id: string, body: unknown): Promise<SecretRow> {
   const input = validate<{ value: string }>(updateSecretSchema, body);
+  const value = encryptValue(deps.config.secretsEncryptionKey, input.value, valuePlace('secrets.value', workspaceId, id));
   try {
-    return await deps.db.secret.update({
-      where: { id, workspaceId },
-      data: { value: encryptValue(deps.config.secretsEncryptionKey, input.value, valuePlace('secrets.value', workspaceId, id)), updatedAt: deps.clock.now() },
-    });
+    return await deps.db.secret.update({ where: { id, workspaceId }, data: { value, storedBytes: storedSize(value), updatedAt: deps.clock.now() } });
   } catch (error) {
+    if (isStoredBytesError(error)) throw storedBytesExceeded(deps.config.maxStoredBytesPerWorkspace);
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') throw AppError.notFound('secret');
     throw error;
   }

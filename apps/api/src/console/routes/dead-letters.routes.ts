@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecution } from '@cronsvc/core';
+import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecutionSummary } from '@cronsvc/core';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { paths } from '../paths.js';
 import { deadLettersView } from '../views/dead-letters.view.js';
@@ -14,7 +14,7 @@ export function deadLettersRoutes(deps: ConsoleDeps): Router {
   router.get('/', async (req, res) => {
     const ws = workspaceOf(res);
     const [list, stats] = await Promise.all([listDlq(deps, ws, { limit: String(PAGE_SIZE), offset: queryText(req.query.offset) ?? '0' }), dlqStats(deps, ws)]);
-    sendPage(res, 200, deadLettersView(viewContext(deps, req, res), { ...list, data: list.data.map(serializeExecution) }, stats));
+    sendPage(res, 200, deadLettersView(viewContext(deps, req, res), { ...list, data: list.data.map(serializeExecutionSummary) }, stats));
   });
 
   router.post('/replay-job', async (req, res) => {

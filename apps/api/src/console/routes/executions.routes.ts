@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { AppError, getExecution, listExecutions, replayExecution, serializeExecution } from '@cronsvc/core';
+import { AppError, getExecution, listExecutions, replayExecution, serializeExecution, serializeExecutionSummary } from '@cronsvc/core';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { paths } from '../paths.js';
 import { executionView } from '../views/execution.view.js';
@@ -16,7 +16,7 @@ export function executionsRoutes(deps: ConsoleDeps): Router {
     const filter: ExecutionsFilter = Object.fromEntries(keys.map((k) => [k, queryText(req.query[k])]).filter(([, v]) => v !== undefined));
     try {
       const list = await listExecutions(deps, workspaceOf(res), { ...filter, limit: String(PAGE_SIZE), offset: queryText(req.query.offset) ?? '0' });
-      sendPage(res, 200, executionsView(viewContext(deps, req, res), { ...list, data: list.data.map(serializeExecution) }, filter));
+      sendPage(res, 200, executionsView(viewContext(deps, req, res), { ...list, data: list.data.map(serializeExecutionSummary) }, filter));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
       sendPage(res, 400, executionsView(viewContext(deps, req, res), { data: [], total: 0, limit: PAGE_SIZE, offset: 0 }, filter, error.message));

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import {
   AppError, createJob, createRule, deleteJob, deleteRule, findJob, jobFire, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
-  pauseJob, recentOutcomes, resumeJob, runNow, serializeChannel, serializeExecution, serializeJob, serializeRule, upcomingFires, updateJob, type JobRow,
+  pauseJob, recentOutcomes, resumeJob, runNow, serializeChannel, serializeExecutionSummary, serializeJob, serializeJobSummary, serializeRule, upcomingFires,
+  updateJob, type JobRow,
 } from '@cronsvc/core';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { postedValues, type FieldErrors } from '../form-parsing.js';
@@ -36,7 +37,8 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
       const list = await listJobs(deps, ws, { ...filter, limit: String(PAGE_SIZE), offset });
       const ids = list.data.map((j) => j.id);
       const [outcomes, missed] = await Promise.all([recentOutcomes(deps, ws, ids, RECENT), missedCounts(deps, ids, new Date(deps.clock.now().getTime() - DAY_MS))]);
-      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data: list.data.map(show) }, { outcomes, missed }, filter));
+      const data = list.data.map((row) => serializeJobSummary(row, deps.config));
+      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data }, { outcomes, missed }, filter));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
       const empty = { data: [], total: 0, limit: PAGE_SIZE, offset: 0 };
@@ -92,7 +94,7 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
       job,
       fires: upcomingFires(row, NEXT_FIRES),
       ledger: ledger ? ledger.data.map(jobFire) : null,
-      executions: executions.data.map(serializeExecution),
+      executions: executions.data.map(serializeExecutionSummary),
       rules: rules.data.map(serializeRule),
       channels: channels.data.map((c) => serializeChannel(c, deps.config.secretsEncryptionKey)),
     };

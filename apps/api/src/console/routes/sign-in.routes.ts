@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import type { LimitCounter } from '../../middleware/rate-limit.js';
+import { signInRateLimit } from '../console-limits.js';
 import { sendPage, type ConsoleDeps } from '../context.js';
 import { csrfMatches } from '../csrf.js';
 import { paths, safeReturnPath } from '../paths.js';
@@ -7,7 +9,7 @@ import { findSession, openSession } from '../session-store.js';
 import { signInView } from '../views/sign-in.view.js';
 
 /** Sign in with a workspace API token; the token starts a session and is not kept. */
-export function signInRoutes(deps: ConsoleDeps): Router {
+export function signInRoutes(deps: ConsoleDeps, limit: LimitCounter | undefined): Router {
   const router = Router();
   const assets = deps.assets.urls;
 
@@ -19,7 +21,7 @@ export function signInRoutes(deps: ConsoleDeps): Router {
     sendPage(res, 200, signInView(assets, { csrf: signInToken(req, res, deps.config), next, notice }));
   });
 
-  router.post('/sign-in', async (req, res) => {
+  router.post('/sign-in', signInRateLimit(deps, limit), async (req, res) => {
     const next = safeReturnPath(req.body?.next);
     const again = (status: number, error: string) => sendPage(res, status, signInView(assets, { csrf: signInToken(req, res, deps.config), next, error }));
     const expected = readCookie(req, SIGN_IN_COOKIE);

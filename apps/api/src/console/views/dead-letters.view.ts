@@ -1,4 +1,4 @@
-import type { DlqStats, Execution, ListEnvelope } from '@cronsvc/contracts';
+import type { DlqStats, ExecutionSummary, ListEnvelope } from '@cronsvc/contracts';
 import { when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
@@ -24,7 +24,7 @@ ${postButton(ctx, paths.purgeDeadLetters, 'Purge', { className: 'small danger', 
 }
 
 /** Dead letters: failed executions awaiting a replay, per item and per job, and purge. */
-export function deadLettersView(ctx: ViewContext, list: ListEnvelope<Execution>, stats: DlqStats): Html {
+export function deadLettersView(ctx: ViewContext, list: ListEnvelope<ExecutionSummary>, stats: DlqStats): Html {
   const items =
     list.data.length === 0
       ? html`<p class="empty">No dead letters: every failed execution has been replayed or removed.</p>`

@@ -1,4 +1,4 @@
-import { EXECUTION_SORTS, EXECUTION_STATUSES, type Execution, type ListEnvelope } from '@cronsvc/contracts';
+import { EXECUTION_SORTS, EXECUTION_STATUSES, type ExecutionSummary, type ListEnvelope } from '@cronsvc/contracts';
 import { duration, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
@@ -15,7 +15,7 @@ export interface ExecutionsFilter {
   order?: string;
 }
 
-export function executionRows(ctx: ViewContext, executions: Execution[], actions?: (e: Execution) => Html): Html {
+export function executionRows(ctx: ViewContext, executions: ExecutionSummary[], actions?: (e: ExecutionSummary) => Html): Html {
   const rows = executions.map(
     (e) => html`<tr>
 <td data-label="Status"><a class="badge s-${e.status}" href="${paths.execution(e.id)}">${e.status}</a></td>
@@ -35,7 +35,7 @@ ${actions ? html`<td data-label="Actions" class="actions-cell"><div class="actio
 }
 
 /** Executions: every run of the workspace, with the API's filters. */
-export function executionsView(ctx: ViewContext, list: ListEnvelope<Execution>, filter: ExecutionsFilter, error?: string): Html {
+export function executionsView(ctx: ViewContext, list: ListEnvelope<ExecutionSummary>, filter: ExecutionsFilter, error?: string): Html {
   const table =
     list.data.length === 0
       ? html`<p class="empty">No execution matches these filters.</p>`

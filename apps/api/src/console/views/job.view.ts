@@ -1,4 +1,4 @@
-import { JOB_RULE_EVENTS, type Channel, type Execution, type Fire, type Job, type Rule } from '@cronsvc/contracts';
+import { JOB_RULE_EVENTS, type Channel, type ExecutionSummary, type Fire, type Job, type Rule } from '@cronsvc/contracts';
 import { duration, scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
@@ -13,7 +13,7 @@ export interface JobPage {
   fires: Date[];
   /** The recent fires of the ledger; null for kinds without a schedule. */
   ledger: Fire[] | null;
-  executions: Execution[];
+  executions: ExecutionSummary[];
   rules: Rule[];
   channels: Channel[];
 }
@@ -49,7 +49,7 @@ ${job.overlap_policy ? html`<dt>Fire policies</dt><dd>overlap ${job.overlap_poli
 </dl>`;
 }
 
-function recentExecutions(ctx: ViewContext, job: Job, executions: Execution[]): Html {
+function recentExecutions(ctx: ViewContext, job: Job, executions: ExecutionSummary[]): Html {
   if (executions.length === 0) return html`<p class="muted">No executions yet.</p>`;
   const rows = executions.map(
     (e) => html`<tr>

@@ -1,4 +1,4 @@
-import { JOB_KINDS, JOB_STATES, type Job, type ListEnvelope } from '@cronsvc/contracts';
+import { JOB_KINDS, JOB_STATES, type JobSummary, type ListEnvelope } from '@cronsvc/contracts';
 import type { Outcome } from '@cronsvc/core';
 import { scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
@@ -19,13 +19,13 @@ function lastStatus(outcomes: Outcome[]): Html {
 }
 
 /** Slots missed in the last 24 hours; a dash for kinds without a schedule. */
-function missedCell(job: Job, missed: Map<string, number>): Html {
+function missedCell(job: JobSummary, missed: Map<string, number>): Html {
   if (job.overlap_policy === undefined) return html`<span class="muted">-</span>`;
   const n = missed.get(job.id) ?? 0;
   return n === 0 ? html`<span class="muted">0</span>` : html`<a class="badge s-failed" href="${paths.job(job.id)}#ledger-heading">${n} missed</a>`;
 }
 
-function row(ctx: ViewContext, job: Job, outcomes: Outcome[], missed: Map<string, number>): Html {
+function row(ctx: ViewContext, job: JobSummary, outcomes: Outcome[], missed: Map<string, number>): Html {
   return html`<tr>
 <td data-label="Name"><a href="${paths.job(job.id)}">${job.name}</a></td>
 <td data-label="Kind">${job.kind}</td>
@@ -41,7 +41,7 @@ function row(ctx: ViewContext, job: Job, outcomes: Outcome[], missed: Map<string
 /** Jobs: the workspace's jobs with their status at a glance, filtered by name, state and kind. */
 export function jobsView(
   ctx: ViewContext,
-  list: ListEnvelope<Job>,
+  list: ListEnvelope<JobSummary>,
   glance: { outcomes: Map<string, Outcome[]>; missed: Map<string, number> },
   filter: JobsFilter,
   error?: string,
