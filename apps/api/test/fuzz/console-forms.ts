@@ -36,6 +36,10 @@ export const CONSOLE_FORMS: Record<string, ConsoleForms> = {
     { name: 'fuzzed workflow', kind: 'workflow', cron: '0 0 1 1 *', steps, max_workflow_duration_seconds: '600' },
     { name: 'fuzzed trigger', kind: 'webhook_trigger', steps, webhook_secret: 'fuzz-webhook-secret' },
   ],
+  'POST /console/jobs/import': (): FormFields[] => [
+    { crontab: `*/5 * * * * ${url}\n# a comment\n0 3 * * * ${url}?token=abc` },
+    { crontab: '0 * * * *\n@daily', default_url: url },
+  ],
   'POST /console/jobs/:id': (): FormFields[] => [
     { name: 'edited', kind: 'cron', state: 'active', cron: '0 3 * * *', url, method: 'GET', timeout_seconds: '30', success_statuses: '200', max_attempts: '2', retry_on_statuses: '503' },
     { name: 'edited', kind: 'cron', state: 'paused', cron: '0 3 * * *', url, method: 'PUT', body: 'plain text', headers: 'Content-Type: text/plain' },
