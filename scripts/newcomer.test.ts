@@ -190,6 +190,9 @@ it('stops every process on Ctrl-C', async () => {
   expect(pids.length).toBeGreaterThanOrEqual(5);
   // Ctrl-C in a terminal signals the whole foreground process group.
   process.kill(-service.child.pid!, 'SIGINT');
-  await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 30_000, what: 'every process of npm run dev to exit' });
+  // npm returns what the service exits with, once its last process is gone, and says so last.
+  expect(await service.exited).toBe(0);
+  await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 5_000, what: 'every process of npm run dev to exit' });
   expect(service.output()).toMatch(/\[supervisor\] stopping/);
+  expect(service.output().trimEnd().split('\n').at(-1)).toMatch(/\[supervisor\] stopped \(exit 0\)$/);
 }, SLOW);

@@ -22,6 +22,8 @@ export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
 export interface Config {
   readonly nodeEnv: string;
   readonly port: number;
+  /** The address the API listens on (HOST): 0.0.0.0, every interface, unless set. */
+  readonly host: string;
   /**
    * The database: a postgres URL, or the literal `embedded` until `resolveStores` has started
    * the embedded server and put its URL here.
@@ -114,6 +116,7 @@ const MAKE_KEY = 'make one with: openssl rand -base64 32';
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  HOST: Joi.string().hostname().default('0.0.0.0'),
   DATABASE_URL: Joi.string().custom((value: string, helpers) =>
     value === EMBEDDED_DATABASE || !postgresUrl.validate(value).error
       ? value
@@ -215,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
+    host: value.HOST,
     databaseUrl: value.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     databaseUrlSet: value.DATABASE_URL !== undefined,
     databasePoolSize: value.DATABASE_POOL_SIZE,

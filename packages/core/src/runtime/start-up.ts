@@ -25,9 +25,13 @@ export function exitOnConfigError(error: unknown, logger?: Logger): void {
  * the database and the queue store, say which, and create/migrate the database. Exits 78 on a
  * configuration problem, an unreachable store or a database migrated by a newer version, 1 when a
  * migration fails.
- * `bootstrapToken: false` leaves BOOTSTRAP_API_TOKEN to the processes it starts.
+ * `bootstrapToken: false` leaves BOOTSTRAP_API_TOKEN to the processes it starts. `starting` is a
+ * line said first, before the stores are looked for: what the start is about to do.
  */
-export async function startUp(name: string, options: { bootstrapToken?: (config: Config) => boolean } = {}): Promise<{ config: Config; logger: Logger; stores: Stores }> {
+export async function startUp(
+  name: string,
+  options: { bootstrapToken?: (config: Config) => boolean; starting?: (config: Config) => string } = {},
+): Promise<{ config: Config; logger: Logger; stores: Stores }> {
   let config: Config;
   try {
     config = loadConfig();
@@ -36,6 +40,7 @@ export async function startUp(name: string, options: { bootstrapToken?: (config:
     throw error;
   }
   const logger = serviceLogger(config, name);
+  if (options.starting) logger.info(options.starting(config));
   let stores: Stores;
   try {
     stores = await resolveStores(config, logger);
