@@ -65,7 +65,7 @@ export function startNotifier(runtime: Runtime): Notifier {
     },
     { connection: runtime.workerConnection(), concurrency: SEND_CONCURRENCY },
   );
-  worker.on('error', (error) => logger.warn('notifier worker error', { error: error.message }));
+  worker.on('error', (error) => runtime.reportQueueError(error, 'notifier worker error'));
   const onError = (name: string, error: unknown) => {
     logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   };

@@ -32,7 +32,7 @@ async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ heal
 }
 
 /**
- * The life of one process: start up, start the service, and on SIGINT or SIGTERM stop it
+ * The life of one process: start up, start the service, and on SIGINT, SIGTERM or SIGHUP stop it
  * (finishing work in flight, up to STOP_GRACE_SECONDS) before closing connections and, if this
  * process started it, the embedded PostgreSQL (stopOnSignals, docs/RELIABILITY.md "Stopping the
  * service"). Under a supervisor it also stops when the supervisor goes away without telling it.

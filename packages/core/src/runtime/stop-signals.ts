@@ -21,10 +21,27 @@ export interface Stoppable {
   inFlight?(): number;
 }
 
+/** The signals that stop a process of the service; SIGHUP is a closed terminal or a dropped SSH session. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
- * Counts SIGINT and SIGTERM the way every process of the service does: the first signal is a
- * stop, a signal within SAME_STOP_MS of the last one counted is the same one again, and a later
- * one is the operator insisting. Answers the trigger of a stop that comes another way (the
+ * A hung-up terminal fails every later write to it (EIO), and a closed pipe too (EPIPE); with no
+ * listener, that error would end the process in the middle of its stop. Lines that cannot be
+ * written are dropped.
+ */
+function outlivingClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EIO' && error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
+/**
+ * Counts SIGINT, SIGTERM and SIGHUP the way every process of the service does: the first signal
+ * is a stop, a signal within SAME_STOP_MS of the last one counted is the same one again, and a
+ * later one is the operator insisting. Answers the trigger of a stop that comes another way (the
  * parent gone): it starts a stop unless one is under way, and never insists.
  */
 export function countStops(on: { stop(reason: string): void; insist(reason: string): void }): (reason: string) => void {
@@ -37,8 +54,8 @@ export function countStops(on: { stop(reason: string): void; insist(reason: stri
     if (first) on.stop(reason);
     else on.insist(reason);
   };
-  process.on('SIGINT', () => signal('SIGINT'));
-  process.on('SIGTERM', () => signal('SIGTERM'));
+  outlivingClosedOutput();
+  for (const name of STOP_SIGNALS) process.on(name, () => signal(name));
   return (reason) => {
     if (last === undefined) signal(reason);
   };
