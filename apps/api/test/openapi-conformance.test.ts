@@ -152,6 +152,14 @@ it('answers every documented operation as the document says', async () => {
   await call('get', pingPath, { auth: null });
   await call('post', pingPath, { auth: null, body: { note: 'done' } });
   await call('get', '/v1/ping/not-a-token', { auth: null });
+  await call('get', `${pingPath}/start`, { auth: null });
+  await call('post', `${pingPath}/start`, { auth: null });
+  await call('get', `${pingPath}/0`, { auth: null });
+  await call('post', `${pingPath}/3`, { auth: null, body: 'exit 3' });
+  await call('get', `${pingPath}/256`, { auth: null });
+  await call('get', `${pingPath}/fail`, { auth: null });
+  await call('post', `${pingPath}/fail`, { auth: null, body: 'disk full' });
+  await call('get', `/v1/monitors/${monitor.body.id}/pings`, { query: { limit: '5' } });
   await call('post', `/v1/monitors/${monitor.body.id}/pause`);
   await call('post', `/v1/monitors/${monitor.body.id}/resume`);
   const monitorRule = await call('post', `/v1/monitors/${monitor.body.id}/notification-rules`, { body: { channel_id: channel.body.id, event: 'on_down' } });

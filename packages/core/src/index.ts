@@ -25,8 +25,8 @@ export {
 export { createLogger, type Logger, withLogContext } from './logging/index.js';
 export { fairShareDeferrals, heldBackExecutions, httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
 export {
-  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pingTokenKnown, pruneMonitorDeliveries, recordPing, resumeMonitor,
-  revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
+  BODY_PREVIEW_BYTES, createMonitor, deleteMonitor, downDeadline, findMonitor, listMonitorPings, listMonitors, nextExpectedAfter, pauseMonitor, pingTokenKnown,
+  PINGS_KEPT, pruneMonitorDeliveries, recordPing, resumeMonitor, revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor, type PingDetails
 } from './monitors/index.js';
 export {
   type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,

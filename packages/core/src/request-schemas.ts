@@ -12,7 +12,7 @@ import { importSchema } from './jobs/import-crontab.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
 import { pagingKeys } from './lists/paging.js';
-import { querySchema as monitorListQuery } from './monitors/monitor-store.js';
+import { pingQuerySchema as monitorPingList, querySchema as monitorListQuery } from './monitors/monitor-store.js';
 import { createSchema as monitorCreate, patchSchema as monitorPatch } from './monitors/save-monitor.js';
 import { CHANNEL_ADAPTERS } from './notifications/adapters/index.js';
 import { schemas as ruleSchemas } from './notifications/rules.js';
@@ -48,6 +48,7 @@ export const requestSchemas = {
   monitorCreate,
   monitorPatch,
   monitorList: monitorListQuery,
+  monitorPingList,
   /** Secrets, channels and rules are listed with paging alone. */
   pageList: Joi.object(pagingKeys),
 };

@@ -1608,10 +1608,32 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "type": "string"
       },
       "expected_interval_sec": {
-        "type": "number"
+        "description": "Null when the monitor has a cron schedule.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "schedule": {
+        "description": "Null when the monitor has an interval.",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/MonitorSchedule"
+          },
+          {
+            "type": "null"
+          }
+        ]
       },
       "grace_sec": {
         "type": "number"
+      },
+      "max_duration_sec": {
+        "description": "A started run that has not succeeded within it takes the monitor down.",
+        "type": [
+          "null",
+          "number"
+        ]
       },
       "state": {
         "$ref": "#/components/schemas/MonitorState"
@@ -1622,10 +1644,25 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
-      "next_due_at": {
+      "next_expected_at": {
+        "description": "When the next ping is expected, while the monitor is up.",
         "type": [
           "null",
           "string"
+        ]
+      },
+      "next_due_at": {
+        "description": "When the monitor goes down without a ping, while it is up.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "last_duration_ms": {
+        "description": "Duration of the last run that was started with a start ping and then ended.",
+        "type": [
+          "null",
+          "number"
         ]
       },
       "ping_url": {
@@ -1647,12 +1684,92 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "expected_interval_sec",
       "grace_sec",
       "id",
+      "last_duration_ms",
       "last_ping_at",
+      "max_duration_sec",
       "name",
       "next_due_at",
+      "next_expected_at",
       "ping_url",
+      "schedule",
       "state",
       "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "MonitorPing": {
+    "description": "An item of GET /v1/monitors/:id/pings, newest first.",
+    "type": "object",
+    "properties": {
+      "kind": {
+        "$ref": "#/components/schemas/MonitorPingKind"
+      },
+      "exit_status": {
+        "description": "From /v1/ping/:token/:exit_status, else null.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "received_at": {
+        "type": "string"
+      },
+      "duration_ms": {
+        "description": "From the run's start ping, on the success or fail that ends it.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "body_preview": {
+        "description": "The first 10 KiB of a POST body.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "source_ip": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "user_agent": {
+        "type": [
+          "null",
+          "string"
+        ]
+      }
+    },
+    "required": [
+      "body_preview",
+      "duration_ms",
+      "exit_status",
+      "kind",
+      "received_at",
+      "source_ip",
+      "user_agent"
+    ],
+    "additionalProperties": false
+  },
+  "MonitorPingKind": {
+    "enum": [
+      "fail",
+      "start",
+      "success"
+    ],
+    "type": "string"
+  },
+  "MonitorSchedule": {
+    "description": "A monitor's cron schedule: 5 fields, UTC.",
+    "type": "object",
+    "properties": {
+      "cron": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cron"
     ],
     "additionalProperties": false
   },

@@ -1,6 +1,6 @@
 import type {
   ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
-  ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
+  ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
   TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
@@ -192,13 +192,27 @@ export const monitor: Monitor = {
   id: 'mon_6Mg8iKl0mNo2pQr4sTu6vW',
   name: 'backup script',
   expected_interval_sec: 86_400,
+  schedule: null,
   grace_sec: 600,
+  max_duration_sec: 3_600,
   state: 'up',
   last_ping_at: at,
+  next_expected_at: '2026-11-28T09:00:00.000Z',
   next_due_at: '2026-11-28T09:10:00.000Z',
+  last_duration_ms: 754_210,
   ping_url: 'https://cron.example.com/v1/ping/mB0x3zQ5cW8vN2kJ7hG4fD1sA9pL6tR',
   created_at: at,
   updated_at: at,
+};
+
+export const monitorPing: MonitorPing = {
+  kind: 'success',
+  exit_status: 0,
+  received_at: at,
+  duration_ms: 754_210,
+  body_preview: 'backup done: 2.1 GiB in 12 min\n',
+  source_ip: '203.0.113.7',
+  user_agent: 'curl/8.5.0',
 };
 
 export const dlqStats: DlqStats = {

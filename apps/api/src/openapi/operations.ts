@@ -192,8 +192,9 @@ const notifications: Operation[] = [
 const monitors: Operation[] = [
   {
     method: 'post', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'Create a heartbeat monitor',
-    body: { schema: s.monitorCreate, required: true, example: { name: 'backup script', expected_interval_sec: 86_400, grace_sec: 600 } },
-    success: { 201: { description: 'The monitor with its ping URL.', schema: 'Monitor', example: { ...ex.monitor, state: 'new', last_ping_at: null, next_due_at: null } } },
+    description: 'Either `expected_interval_sec` or `schedule: {cron}` (5 fields, UTC), not both.',
+    body: { schema: s.monitorCreate, required: true, example: { name: 'backup script', schedule: { cron: '0 3 * * *' }, grace_sec: 600, max_duration_sec: 3_600 } },
+    success: { 201: { description: 'The monitor with its ping URL.', schema: 'Monitor', example: { ...ex.monitor, expected_interval_sec: null, schedule: { cron: '0 3 * * *' }, state: 'new', last_ping_at: null, next_expected_at: null, next_due_at: null, last_duration_ms: null } } },
   },
   { method: 'get', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'List monitors', query: s.monitorList, success: { 200: { description: 'A page of monitors.', schema: { list: 'Monitor' }, example: ex.list([ex.monitor]) } } },
   { method: 'get', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Get a monitor', success: { 200: { description: 'The monitor.', schema: 'Monitor', example: ex.monitor } } },
@@ -205,6 +206,10 @@ const monitors: Operation[] = [
   { method: 'delete', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Delete a monitor', success: { 204: deleted } },
   { method: 'post', path: '/v1/monitors/:id/pause', tag: 'Monitors', auth: 'api', summary: 'Pause a monitor', success: { 200: { description: 'The paused monitor.', schema: 'Monitor', example: { ...ex.monitor, state: 'paused' } } }, errors: ['invalid_state'] },
   { method: 'post', path: '/v1/monitors/:id/resume', tag: 'Monitors', auth: 'api', summary: 'Resume a monitor', success: { 200: { description: 'The monitor, new or up with its window restarted.', schema: 'Monitor', example: ex.monitor } }, errors: ['invalid_state'] },
+  {
+    method: 'get', path: '/v1/monitors/:id/pings', tag: 'Monitors', auth: 'api', summary: "List a monitor's pings, newest first (the last 1,000 are kept)", query: s.monitorPingList,
+    success: { 200: { description: 'A page of pings.', schema: { list: 'MonitorPing' }, example: ex.list([ex.monitorPing]) } },
+  },
   { method: 'get', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a monitor's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([{ ...ex.rule, event: 'on_down', job_id: null, monitor_id: ex.monitor.id }]) } } },
   {
     method: 'post', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: 'Add a notification rule to a monitor',
@@ -215,9 +220,20 @@ const monitors: Operation[] = [
   { method: 'delete', path: '/v1/monitors/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a monitor's notification rule", success: { 204: deleted } },
 ];
 
+/** GET and POST of one ping kind; a POST body's first 10 KiB are kept with the ping (up to 100 KiB is read). */
+function pingOperations(path: string, summary: string, errors: ErrorCode[] = []): Operation[] {
+  const success = { 200: { description: 'Recorded.', schema: 'PingResult' as const, example: ex.pinged } };
+  return [
+    { method: 'get', path, tag: 'Public', auth: 'token', summary, success, errors },
+    { method: 'post', path, tag: 'Public', auth: 'token', summary: `${summary} (a body up to 100 KiB; its first 10 KiB are kept)`, body: { schema: 'any', required: false }, success, errors },
+  ];
+}
+
 const publicEndpoints: Operation[] = [
-  { method: 'get', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor', success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
-  { method: 'post', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor (any body, up to 10 KiB, is ignored)', body: { schema: 'any', required: false }, success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
+  ...pingOperations('/v1/ping/:token', 'Ping a monitor: a success'),
+  ...pingOperations('/v1/ping/:token/start', 'Tell a monitor a run started (the next success or fail measures its duration)'),
+  ...pingOperations('/v1/ping/:token/fail', 'Tell a monitor a run failed: down at once'),
+  ...pingOperations('/v1/ping/:token/:exit_status', 'Ping a monitor with an exit status: 0 a success, 1..255 a fail', ['validation_failed']),
   {
     method: 'post', path: '/v1/triggers/:token', tag: 'Public', auth: 'token', summary: 'Start a webhook_trigger job',
     description: 'The same answer for known and unknown tokens. When the job has a secret, `X-Webhook-Secret` must match it (401 otherwise). The request becomes the execution\'s `trigger_input`.',
