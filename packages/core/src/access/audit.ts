@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { Db, SqlPool } from '../db/client.js';
+import type { Db, Prisma, SqlPool } from '../db/client.js';
 import { newId } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
@@ -48,6 +48,16 @@ export async function writeAudit(tx: AuditWriter, actor: Actor | undefined, entr
   const list = Array.isArray(entries) ? entries : [entries];
   if (list.length === 1) await tx.auditEvent.create({ data: auditRow(actor, list[0]) });
   else if (list.length > 1) await tx.auditEvent.createMany({ data: list.map((e) => auditRow(actor, e)) });
+}
+
+/**
+ * Runs a change that is one Prisma statement together with its event, in one transaction (a
+ * batch: one round trip more than the change alone); without an actor, the change alone.
+ */
+export async function withAudit<T>(db: Pick<Db, 'auditEvent' | '$transaction'>, change: Prisma.PrismaPromise<T>, actor: Actor | undefined, entry: AuditEntry): Promise<T> {
+  if (!actor) return change;
+  const [result] = await db.$transaction([change, db.auditEvent.create({ data: auditRow(actor, entry) })]);
+  return result;
 }
 
 /** The top-level field names of a request body: what a change names in `changed_fields`. */

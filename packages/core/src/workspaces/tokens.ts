@@ -16,7 +16,7 @@ const SHOWN_PREFIX_LENGTH = 12;
 export const createTokenSchema = Joi.object({
   name: Joi.string().trim().min(1).max(200),
   scope: Joi.string().valid(...SCOPES).default('full'),
-  expires_at: Joi.date().iso(),
+  expires_at: Joi.date().iso().prefs({ convert: true }),
 });
 
 interface TokenInput {
