@@ -39,4 +39,4 @@ export { type DlqStats, type PurgeInput, type PurgeResult, type ReplayBatchInput
 export {
   type Approval, type ApprovalDecision, type ApprovalDecisionResult, type ApprovalStatus, type ResumeResult, type TriggerResult, APPROVAL_STATUSES,
 } from './workflows.js';
-export { type ApiTokenCreated, type Health, type Readiness, type ReadinessCheck, type WorkspaceCreated, type WorkspaceInput } from './workspaces.js';
+export { type ApiToken, type ApiTokenCreated, type AuditEvent, type Health, type Readiness, type ReadinessCheck, type TokenScope, type WorkspaceCreated, type WorkspaceInput } from './workspaces.js';

@@ -2,6 +2,11 @@
 // domain. Each domain's index.ts names its public part; everything else in a domain is internal.
 // The API's wire shapes (types, kinds, statuses, error codes) are in @cronsvc/contracts.
 
+export {
+  type Actor, type ActorKind, adminActor, type AuditEntry, type AuditEventBody, auditQuerySchema, consoleActor, type ConsoleSession, endConsoleSession,
+  fieldsOf, findConsoleSession, listAuditEvents, openConsoleSession, type Permission, PERMISSIONS, permits, pruneAuditEvents, publicActor, requiredScope,
+  type Scope, SCOPES, serializeAuditEvent, SESSION_LIFETIME_MS, tokenActor, workspaceForToken, writeAudit
+} from './access/index.js';
 export { loadConfig, type QueueBackendName } from './config/index.js';
 export { type Db, type EmbeddedPostgres, freePort, type JobRow, Prisma, processAlive, type SqlPool, startEmbeddedPostgres } from './db/index.js';
 export { type Clock, type Deps } from './deps/index.js';
@@ -54,6 +59,6 @@ export {
   startTriggeredRun, type TriggerJob, unknownResumeToken, waitTokenKnown
 } from './workflows/index.js';
 export {
-  clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, pruneRateLimitWindows,
-  publicRateLimitKey, type RateLimiter, type RateLimitState, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
+  clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, listApiTokens, pruneRateLimitWindows,
+  publicRateLimitKey, serializeApiToken, type RateLimiter, type RateLimitState, type RateLimitStore, revokeApiToken, secretsEqual
 } from './workspaces/index.js';

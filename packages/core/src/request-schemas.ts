@@ -21,9 +21,13 @@ import { createSecretSchema } from './secrets/create-secret.js';
 import { updateSecretSchema } from './secrets/update-secret.js';
 import { patchSchema as jobContextPatch } from './workflows/job-context.js';
 import { createWorkspaceSchema } from './workspaces/workspaces.js';
+import { createTokenSchema } from './workspaces/tokens.js';
+import { auditQuerySchema } from './access/audit.js';
 
 export const requestSchemas = {
   workspaceCreate: createWorkspaceSchema,
+  tokenCreate: createTokenSchema,
+  auditEventList: auditQuerySchema,
   /** POST /v1/jobs (and PATCH) by kind, and the parts the document names: jobSchema, which validates them, says the same. */
   jobOfKind: Object.fromEntries(JOB_KINDS.map((kind) => [kind, jobSchemaOfKind(kind)])) as Record<JobKind, Joi.ObjectSchema>,
   stepOfType: Object.fromEntries(STEP_TYPES.map((type) => [type, stepSchemaOfType(type)])) as Record<StepType, Joi.ObjectSchema>,

@@ -6,6 +6,7 @@ import { createMonitor } from '../src/monitors/save-monitor.js';
 import { createChannel } from '../src/notifications/save-channel.js';
 import { createRule, type RuleOwner } from '../src/notifications/rules.js';
 import type { Runtime } from '../src/runtime/bootstrap.js';
+import { createApiToken } from '../src/workspaces/tokens.js';
 import { createTestContext, type TestContext, type TestWorkspace } from './test-context.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.js';
@@ -96,6 +97,11 @@ export function pingTokenOf(runtime: Runtime, monitor: Awaited<ReturnType<typeof
 }
 
 /** A delivery written straight to Postgres as the notifier leaves one that gave up: a failed callback unless `fields` say otherwise. */
+/** An API token of the workspace, `full` unless a scope is given: `aToken(runtime, ws, { scope: 'read' })`. */
+export function aToken(runtime: Runtime, workspaceId: string, fields: Fields = {}) {
+  return createApiToken(runtime, workspaceId, fields);
+}
+
 export function aDelivery(runtime: Runtime, workspaceId: string, fields: Fields = {}) {
   return runtime.db.delivery.create({
     data: {

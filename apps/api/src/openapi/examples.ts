@@ -1,5 +1,5 @@
 import type {
-  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
+  ApiToken, ApiTokenCreated, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
   ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
   TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
@@ -253,12 +253,20 @@ export const received: TriggerResult = { received: true };
 export const pinged: PingResult = { ok: true };
 
 export const workspace: WorkspaceCreated = { id: 'wsp_1Aa3Bb5Cc7Dd9Ee1Ff3Gg5', name: 'acme', api_token: 'csk_Zt5m8Qw2Lp4Rx7Nv1Kb3Hd6Jf9Sg0Ya2Uc', created_at: at, updated_at: at };
-export const apiToken: ApiTokenCreated = { id: 'tok_2Bb4Cc6Dd8Ee0Ff2Gg4Hh6', api_token: 'csk_Wq3e6Rt9Yu2Io5Pa8Sd1Fg4Hj7Kl0Zx3C' };
+export const apiToken: ApiTokenCreated = {
+  id: 'tok_2Bb4Cc6Dd8Ee0Ff2Gg4Hh6', name: 'dashboard', scope: 'read', expires_at: '2027-06-01T00:00:00.000Z', api_token: 'csk_Wq3e6Rt9Yu2Io5Pa8Sd1Fg4Hj7Kl0Zx3C', created_at: at,
+};
+export const apiTokenItem: ApiToken = { id: apiToken.id, name: 'dashboard', scope: 'read', prefix: 'csk_Wq3e6Rt9', created_at: at, last_used_at: at, expires_at: '2027-06-01T00:00:00.000Z' };
+export const auditEvent: AuditEvent = {
+  id: 'aud_3Cc5Dd7Ee9Ff1Gg3Hh5Ii7', action: 'job.updated', target_type: 'job', target_id: 'job_4Dd6Ee8Ff0Gg2Hh4Ii6Jj8',
+  actor: { type: 'token', token_id: 'tok_2Bb4Cc6Dd8Ee0Ff2Gg4Hh6', name: 'deploy pipeline' }, request_id: '6f1c2b9e-3d4a-4e5f-8a7b-1c2d3e4f5a6b', changed_fields: ['schedule'], created_at: at,
+};
 
 export const errors: Record<ErrorCode, ErrorEnvelope> = {
   validation_failed: { error: { code: 'validation_failed', message: 'request.url: must be a valid http or https URL', details: [{ path: 'request.url', message: 'must be a valid http or https URL' }] } },
   invalid_json: { error: { code: 'invalid_json', message: 'request body is not valid JSON' } },
   unauthorized: { error: { code: 'unauthorized', message: 'a valid API token is required: Authorization: Bearer <token>' } },
+  forbidden: { error: { code: 'forbidden', message: 'this API token has scope read; DELETE /v1/jobs/:id needs scope full' } },
   not_found: { error: { code: 'not_found', message: 'job not found' } },
   method_not_allowed: { error: { code: 'method_not_allowed', message: 'PUT is not allowed on /v1/jobs; use GET, POST' } },
   unsupported_media_type: { error: { code: 'unsupported_media_type', message: 'the request body must be JSON: Content-Type: application/json' } },

@@ -19,6 +19,7 @@ export const TAGS = [
   { name: 'Secrets', description: 'Workspace secrets used as `{{secret.NAME}}` in requests (values are never returned), and the key that signs requests to targets.' },
   { name: 'Notifications', description: 'Channels (webhook, email, chat), the rules that send job and monitor events to them, and the deliveries made.' },
   { name: 'Monitors', description: 'Heartbeat monitors: they go down when pings stop arriving.' },
+  { name: 'Access', description: "The workspace's API tokens and their scopes (`full`, `run`, `read`), and the audit log of every change." },
   { name: 'Public', description: 'Endpoints called without an API token: the secret token in the URL is the credential (pings, triggers, resume and approval links).' },
   { name: 'Admin', description: 'Workspaces and their API tokens, with ADMIN_TOKEN.' },
   { name: 'Reference', description: 'This document.' },
@@ -255,18 +256,37 @@ const publicEndpoints: Operation[] = [
   { method: 'post', path: '/v1/approvals/:token/reject', tag: 'Public', auth: 'token', summary: 'Reject', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: { ...ex.decision, status: 'rejected' } } }, errors: ['already_decided'] },
 ];
 
+const tokenBody = { name: 'dashboard', scope: 'read', expires_at: '2027-06-01T00:00:00.000Z' };
+
 const admin: Operation[] = [
   {
     method: 'post', path: '/admin/v1/workspaces', tag: 'Admin', auth: 'admin', summary: 'Create a workspace with its first API token',
     body: { schema: s.workspaceCreate, required: true, example: { name: 'acme' } },
     success: { 201: { description: 'The workspace and its API token, shown this once.', schema: 'WorkspaceCreated', example: ex.workspace } },
   },
-  { method: 'post', path: '/admin/v1/workspaces/:id/tokens', tag: 'Admin', auth: 'admin', summary: 'Create another API token for a workspace', success: { 201: { description: 'The token, shown this once.', schema: 'ApiTokenCreated', example: ex.apiToken } } },
+  { method: 'post', path: '/admin/v1/workspaces/:id/tokens', tag: 'Admin', auth: 'admin', summary: 'Create another API token for a workspace', body: { schema: s.tokenCreate, required: false, example: tokenBody }, success: { 201: { description: 'The token, shown this once.', schema: 'ApiTokenCreated', example: ex.apiToken } } },
   { method: 'delete', path: '/admin/v1/tokens/:id', tag: 'Admin', auth: 'admin', summary: 'Revoke an API token', success: { 204: deleted } },
+];
+
+const access: Operation[] = [
+  {
+    method: 'post', path: '/v1/tokens', tag: 'Access', auth: 'api', summary: 'Create an API token of this workspace',
+    description: '`scope` is `full` (the default), `run` (every GET, and run-now, replay, DLQ replay, park, resume, job and monitor pause and resume) or `read` (every GET). The token is in this answer only.',
+    body: { schema: s.tokenCreate, required: false, example: tokenBody },
+    success: { 201: { description: 'The token, shown this once.', schema: 'ApiTokenCreated', example: ex.apiToken } },
+  },
+  { method: 'get', path: '/v1/tokens', tag: 'Access', auth: 'api', summary: "List the workspace's API tokens (never the tokens themselves)", query: s.pageList, success: { 200: { description: 'A page of tokens, newest first.', schema: { list: 'ApiToken' }, example: ex.list([ex.apiTokenItem]) } } },
+  { method: 'delete', path: '/v1/tokens/:id', tag: 'Access', auth: 'api', summary: 'Delete an API token (refused at once; its console sessions end)', success: { 204: deleted } },
+  {
+    method: 'get', path: '/v1/audit-events', tag: 'Access', auth: 'api', summary: 'List the audit log',
+    description: 'Every change made in the workspace through the API, the console, the CLI, the admin API and the public approval links, newest first. `from` and `to` bound `created_at`. Names of the fields changed, never their values.',
+    query: s.auditEventList,
+    success: { 200: { description: 'A page of events.', schema: { list: 'AuditEvent' }, example: ex.list([ex.auditEvent]) } },
+  },
 ];
 
 const reference: Operation[] = [
   { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...publicEndpoints, ...admin, ...reference];
+export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...access, ...publicEndpoints, ...admin, ...reference];

@@ -59,6 +59,8 @@ export interface Config {
   /** Base URL of the chat_c bot API. */
   readonly chatCApiBase: string;
   readonly executionRetentionDays: number;
+  /** How long audit events are kept (AUDIT_RETENTION_DAYS). */
+  readonly auditRetentionDays: number;
   readonly logLevel: string;
   readonly allInOne: boolean;
   /** How far ahead the scheduler turns due fires into queued executions. */
@@ -142,6 +144,7 @@ const schema = Joi.object({
   SMTP_FROM: Joi.string().max(320).pattern(/^[^\r\n]*$/),
   CHAT_C_API_BASE: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.telegram.org'),
   EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
+  AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(365),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly', 'silent').default('info'),
   ALL_IN_ONE: Joi.boolean().truthy('1').falsy('0').default(false),
   SCHEDULER_LOOKAHEAD_MS: Joi.number().integer().min(0).max(60_000).default(5_000),
@@ -243,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     smtpFrom: value.SMTP_FROM ?? `cron-service <notifications@${new URL(value.PUBLIC_BASE_URL ?? 'http://localhost').hostname}>`,
     chatCApiBase: value.CHAT_C_API_BASE.replace(/\/+$/, ''),
     executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
+    auditRetentionDays: value.AUDIT_RETENTION_DAYS,
     logLevel: value.LOG_LEVEL,
     allInOne: value.ALL_IN_ONE,
     schedulerLookaheadMs: value.SCHEDULER_LOOKAHEAD_MS,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
-export type IdPrefix = 'job' | 'exe' | 'sec' | 'chn' | 'rul' | 'dlv' | 'mon' | 'wsp' | 'tok' | 'stp' | 'wrk';
+export type IdPrefix = 'job' | 'exe' | 'sec' | 'chn' | 'rul' | 'dlv' | 'mon' | 'wsp' | 'tok' | 'stp' | 'wrk' | 'aud';
 
 const ID_BYTES = 16;
 // Ids are drawn from a pool filled 256 at a time, as Node's randomUUID does: one call into the
