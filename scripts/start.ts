@@ -19,7 +19,7 @@ import {
   untilAnswering,
 } from '@cronsvc/core/start-up';
 import { whenParentGone } from './supervisor/parent.js';
-import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
+import { allInOneNotifierId, allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
 type App = (typeof APPS)[number];
@@ -52,7 +52,7 @@ if (config.allInOne) {
     import('@cronsvc/notifier'),
   ]);
   const runtime = createRuntime({ ...config, supervisor: supervisorId }, logger, { dbPoolSize: 40 });
-  const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime)];
+  const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime, { workerId: allInOneNotifierId(runtime) })];
   const signals = await allInOneSignals(runtime);
   announce(logger, runtime.config, 'all');
   // The API stops first so no new work arrives while the workers drain.

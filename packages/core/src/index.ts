@@ -11,7 +11,7 @@ export { loadConfig, type QueueBackendName } from './config/index.js';
 export { type Db, type EmbeddedPostgres, freePort, type JobRow, Prisma, processAlive, type SqlPool, startEmbeddedPostgres } from './db/index.js';
 export { type Clock, type Deps } from './deps/index.js';
 export {
-  listDeliveries, reconcileDeliveries, retryDelivery, sendDelivery, serializeDelivery
+  listDeliveries, dueDeliveries, reclaimDeliveries, type ReclaimedDeliveries, reconcileDeliveries, releaseDeliveries, retryDelivery, sendDelivery, serializeDelivery
 } from './deliveries/index.js';
 export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
 export { AppError, isUnavailable } from './errors/index.js';

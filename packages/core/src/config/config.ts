@@ -77,6 +77,7 @@ export interface Config {
   readonly executionLeaseMs: number;
   /** How long an executor's heartbeat may be silent before another executor takes over its work. */
   readonly executorDeadAfterMs: number;
+  readonly notifierDeadAfterMs: number;
   /**
    * How long a stop waits for work in flight to finish before handing it back to be run again
    * (docs/RELIABILITY.md, "Stopping the service").
@@ -157,6 +158,7 @@ const schema = Joi.object({
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   // At least two heartbeats (HEARTBEAT_INTERVAL_MS) must be missed before a worker counts as dead.
   EXECUTOR_DEAD_AFTER_MS: Joi.number().integer().min(2_000).max(600_000).default(3_000),
+  NOTIFIER_DEAD_AFTER_MS: Joi.number().integer().min(2_000).max(600_000).default(3_000),
   STOP_GRACE_SECONDS: Joi.number().integer().min(0).max(3_600).default(30),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
@@ -257,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     executorPrefetchMs: value.EXECUTOR_PREFETCH_MS,
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     executorDeadAfterMs: value.EXECUTOR_DEAD_AFTER_MS,
+    notifierDeadAfterMs: value.NOTIFIER_DEAD_AFTER_MS,
     stopGraceMs: value.STOP_GRACE_SECONDS * 1_000,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
