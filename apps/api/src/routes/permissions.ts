@@ -13,7 +13,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   // Operator endpoints and the API's documents.
   'GET /healthz': 'public',
   'GET /readyz': 'public',
-  'GET /metrics': 'public',
+  'GET /metrics': 'admin',
   'GET /v1/openapi.json': 'public',
   'GET /docs': 'public',
   'GET /docs/init.js': 'public',
