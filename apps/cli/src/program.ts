@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAudit, registerTokens } from './commands/access.js';
 import { registerChannels } from './commands/channels.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDeliveries } from './commands/deliveries.js';
@@ -61,6 +62,8 @@ export function createProgram(options: ProgramOptions = {}): Command {
   registerDlq(program);
   registerSecrets(program);
   registerSigningKey(program);
+  registerTokens(program);
+  registerAudit(program);
   registerChannels(program);
   registerRules(program);
   registerDeliveries(program);

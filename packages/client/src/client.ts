@@ -1,3 +1,4 @@
+import { auditEndpoints, tokensEndpoints } from './endpoints/access.js';
 import { dlqEndpoints } from './endpoints/dlq.js';
 import { executionsEndpoints } from './endpoints/executions.js';
 import { jobsEndpoints } from './endpoints/jobs.js';
@@ -19,6 +20,8 @@ export function createClient(options: HttpOptions) {
     rules: rulesEndpoints(send),
     deliveries: deliveriesEndpoints(send),
     monitors: monitorsEndpoints(send),
+    tokens: tokensEndpoints(send),
+    audit: auditEndpoints(send),
   };
 }
 

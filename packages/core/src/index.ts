@@ -3,7 +3,7 @@
 // The API's wire shapes (types, kinds, statuses, error codes) are in @cronsvc/contracts.
 
 export {
-  type Actor, type ActorKind, adminActor, type AuditEntry, type AuditEventBody, auditQuerySchema, consoleActor, type ConsoleSession, endConsoleSession,
+  type Actor, type ActorKind, adminActor, type AuditEntry, auditQuerySchema, consoleActor, type ConsoleSession, endConsoleSession,
   fieldsOf, findConsoleSession, listAuditEvents, openConsoleSession, type Permission, PERMISSIONS, permits, pruneAuditEvents, publicActor, requiredScope,
   type Scope, SCOPES, serializeAuditEvent, SESSION_LIFETIME_MS, tokenActor, workspaceForToken, writeAudit
 } from './access/index.js';

@@ -1,5 +1,5 @@
 import express, { Router, type RequestHandler, type Response } from 'express';
-import { endConsoleSession, type HttpClient, type Mailer } from '@cronsvc/core';
+import { endConsoleSession, permits, type HttpClient, type Mailer } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { loadAssets } from './assets.js';
 import { consoleErrors, consoleNotFound } from './console-errors.js';
@@ -8,6 +8,7 @@ import { sendPage, viewContext, workspaceOf, type ConsoleDeps } from './context.
 import { workspaceReads } from '../middleware/workspace-reads.js';
 import { csrfMatches, CSRF_FIELD } from './csrf.js';
 import { paths } from './paths.js';
+import { accessRoutes } from './routes/access.routes.js';
 import { channelsRoutes } from './routes/channels.routes.js';
 import { deadLettersRoutes } from './routes/dead-letters.routes.js';
 import { executionsRoutes } from './routes/executions.routes.js';
@@ -17,7 +18,8 @@ import { monitorsRoutes } from './routes/monitors.routes.js';
 import { secretsRoutes } from './routes/secrets.routes.js';
 import { signInRoutes } from './routes/sign-in.routes.js';
 import { clearSessionCookie, requireSession, signedIn } from './session.js';
-import { requirePermission, type RouteOf } from '../middleware/auth.js';
+import { actorOf, requirePermission, type RouteOf } from '../middleware/auth.js';
+import { permissionOf } from '../routes/permissions.js';
 import { problemView } from './views/problem.view.js';
 
 /** On every console answer (docs/CONSOLE.md): no framing, scripts and styles only from here, nothing cached. */
@@ -68,6 +70,14 @@ export function consoleRouter(
   // The pages hide what the session's scope may not do; a POST to a hidden control is refused here.
   const refused = (res: Response, message: string) => sendPage(res, 403, problemView(viewContext(deps, res.req, res), deps.assets.urls, 'Not allowed', `${message}. Nothing was changed.`));
   router.use(requirePermission(routes, refused));
+  router.use((_req, res, next) => {
+    const actor = actorOf(res);
+    res.locals.may = (path: string) => {
+      const permission = permissionOf('POST', routes.routeOf('POST', path));
+      return permission !== undefined && permits(actor, permission);
+    };
+    next();
+  });
 
   router.get('/', (_req, res) => res.redirect(303, paths.jobs));
   router.post('/sign-out', async (_req, res) => {
@@ -83,6 +93,7 @@ export function consoleRouter(
   router.use('/monitors', monitorsRoutes(deps));
   router.use('/channels', channelsRoutes(deps));
   router.use('/secrets', secretsRoutes(deps));
+  router.use(accessRoutes(deps));
   router.use(consoleNotFound(deps));
   router.use(consoleErrors(deps));
   return router;

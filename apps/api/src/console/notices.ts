@@ -20,6 +20,7 @@ const NOTICES: Record<string, string> = {
   'secret-created': 'Secret created.',
   'secret-updated': 'Secret value replaced.',
   'secret-deleted': 'Secret deleted.',
+  'token-deleted': 'Token deleted: requests with it are refused, and its console sessions have ended.',
 };
 
 export function noticeFor(query: Record<string, unknown>): string | null {

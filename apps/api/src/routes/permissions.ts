@@ -13,7 +13,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   // Operator endpoints and the API's documents.
   'GET /healthz': 'public',
   'GET /readyz': 'public',
-  'GET /metrics': 'public',
+  'GET /metrics': 'admin',
   'GET /v1/openapi.json': 'public',
   'GET /docs': 'public',
   'GET /docs/init.js': 'public',
@@ -113,19 +113,20 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /v1/audit-events': 'read',
 
   // The console: signing in and its assets need no session; every page past sign-in needs the
-  // permission of the API route it stands for.
+  // permission of the API route it stands for, and a form that only writes (a new or edited job,
+  // an import) needs what its POST needs.
   'GET /console/assets/:file': 'public',
   'GET /console/sign-in': 'public',
   'POST /console/sign-in': 'public',
   'GET /console': 'read',
   'POST /console/sign-out': 'read',
-  'GET /console/jobs/import': 'read',
+  'GET /console/jobs/import': 'write',
   'POST /console/jobs/import': 'write',
   'GET /console/jobs': 'read',
-  'GET /console/jobs/new': 'read',
+  'GET /console/jobs/new': 'write',
   'POST /console/jobs': 'write',
   'GET /console/jobs/:id': 'read',
-  'GET /console/jobs/:id/edit': 'read',
+  'GET /console/jobs/:id/edit': 'write',
   'POST /console/jobs/:id': 'write',
   'POST /console/jobs/:id/run-now': 'run',
   'POST /console/jobs/:id/pause': 'run',
@@ -155,6 +156,10 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /console/secrets/:id': 'read',
   'POST /console/secrets/:id': 'write',
   'POST /console/secrets/:id/delete': 'write',
+  'GET /console/tokens': 'read',
+  'POST /console/tokens': 'write',
+  'POST /console/tokens/:id/delete': 'write',
+  'GET /console/audit': 'read',
 };
 
 /** The permission of a route (method and Express pattern); undefined when the table lacks it. */

@@ -1,3 +1,4 @@
+import type { AuditEvent } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { Db, Prisma, SqlPool } from '../db/client.js';
 import { newId } from '../ids/ids.js';
@@ -96,24 +97,13 @@ export async function listAuditEvents(deps: Pick<Deps, 'db'>, workspaceId: strin
   return { data, total, limit: q.limit, offset: q.offset };
 }
 
-export interface AuditEventBody {
-  id: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  actor: { type: string; token_id: string | null; name: string | null };
-  request_id: string | null;
-  changed_fields: string[];
-  created_at: string;
-}
-
-export function serializeAuditEvent(e: AuditEventRow): AuditEventBody {
+export function serializeAuditEvent(e: AuditEventRow): AuditEvent {
   return {
     id: e.id,
     action: e.action,
     target_type: e.targetType,
     target_id: e.targetId,
-    actor: { type: e.actorType, token_id: e.actorTokenId, name: e.actorName },
+    actor: { type: e.actorType as AuditEvent['actor']['type'], token_id: e.actorTokenId, name: e.actorName },
     request_id: e.requestId,
     changed_fields: e.changedFields as string[],
     created_at: e.createdAt.toISOString(),

@@ -2,7 +2,7 @@
 // actor, the credentials it is resolved from, and the audit log.
 export { type Actor, type ActorKind, adminActor, type Permission, PERMISSIONS, permits, publicActor, requiredScope, type Scope, SCOPES } from './actor.js';
 export {
-  type AuditEntry, type AuditEventBody, type AuditEventRow, auditQuerySchema, fieldsOf, listAuditEvents, withAudit, pruneAuditEvents, serializeAuditEvent, writeAudit
+  type AuditEntry, type AuditEventRow, auditQuerySchema, fieldsOf, listAuditEvents, withAudit, pruneAuditEvents, serializeAuditEvent, writeAudit
 } from './audit.js';
 export {
   consoleActor, type ConsoleSession, endConsoleSession, findConsoleSession, openConsoleSession, SESSION_LIFETIME_MS, tokenActor, workspaceForToken

@@ -6,7 +6,7 @@ import { paths } from '../paths.js';
 import type { StepsEditor } from '../step-form.js';
 import { fireStrip } from './fire-strip.view.js';
 import { jobForm } from './job-form.view.js';
-import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 
 export interface JobPage {
   job: Job;
@@ -83,8 +83,9 @@ function rulesSection(ctx: ViewContext, job: Job, rules: Rule[], channels: Chann
               { className: 'small' },
             )}</li>`,
         )}</ul>`;
-  const form =
-    channels.length === 0
+  const form = !allowed(ctx, paths.jobRules(job.id))
+    ? html``
+    : channels.length === 0
       ? html`<p class="muted">Add a channel through the API or the CLI to send notifications.</p>`
       : html`<form class="inline-form" method="post" action="${paths.jobRules(job.id)}">
 ${csrfField(ctx.csrf)}
@@ -114,7 +115,7 @@ export function jobView(ctx: ViewContext, view: JobPage): Html {
 <div class="actions">
 ${postButton(ctx, paths.jobAction(job.id, 'run-now'), 'Run now', { className: 'primary' })}
 ${pauseOrResume}
-${getButton(paths.jobEdit(job.id), 'Edit')}
+${allowed(ctx, paths.job(job.id)) ? getButton(paths.jobEdit(job.id), 'Edit') : ''}
 ${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'danger', confirm: `Delete the job "${job.name}" with its executions and rules? This cannot be undone.` })}
 </div>
 <div class="grid">

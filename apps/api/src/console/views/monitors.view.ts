@@ -4,7 +4,7 @@ import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
-import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', required: true },
@@ -50,11 +50,11 @@ export function monitorsView(ctx: ViewContext, monitors: Monitor[], form: { valu
     { title: 'Monitors', section: 'monitors' },
     html`<h1>Monitors</h1>
 ${table}
-<section class="card" aria-labelledby="new-monitor-heading"><h2 id="new-monitor-heading">New monitor</h2>
+${allowed(ctx, paths.monitors) ? html`<section class="card" aria-labelledby="new-monitor-heading"><h2 id="new-monitor-heading">New monitor</h2>
 ${errorSummary('The monitor was not created.', form.errors, LABELS, (name) => fieldId({ name, idPrefix: 'm' }))}
 <form method="post" action="${paths.monitors}" novalidate>${csrfField(ctx.csrf)}
 <div class="grid">${FIELDS.map((f) => field({ ...f, idPrefix: 'm' }, form.values[f.name], form.errors[f.name]))}</div>
 <div class="actions"><button type="submit" class="primary">Create monitor</button></div>
-</form></section>`,
+</form></section>` : ''}`,
   );
 }
