@@ -2,4 +2,4 @@
 export { clientNetwork, publicRateLimitKey, pruneRateLimitWindows } from './public-rate-limit.js';
 export { createRateLimiter, type RateLimiter, type RateLimitState, type RateLimitStore } from './rate-limit.js';
 export { workspaceForToken } from './token-workspace.js';
-export { createApiToken, createWorkspace, ensureBootstrapWorkspace, revokeApiToken, secretsEqual } from './workspaces.js';
+export { createApiToken, createWorkspace, ensureBootstrapWorkspace, revokeApiToken, revokeBootstrapTokens, secretsEqual } from './workspaces.js';
