@@ -12,7 +12,7 @@ import {
   uniqueName,
   waitFor,
 } from '@cronsvc/core/testing';
-import { freePort } from '@cronsvc/core';
+import { createLogger, createRuntime, ensureBootstrapWorkspace, freePort, loadConfig } from '@cronsvc/core';
 
 const lines = (output: string) => output.split('\n').filter(Boolean);
 
@@ -65,13 +65,22 @@ it('creates the database, migrates, serves and executes, then stops every proces
 });
 
 // What a shell sees: npm runs node through `exec`, so it waits for the supervisor, which waits
-// for every app, and passes on its exit status.
+// for every app, and passes on its exit status. The database is one an earlier `npm run dev` used.
 it('under npm, Ctrl-C to the process group: npm exits 0 once every app is gone, after the line that says it stopped', async () => {
   const database = await createTestDatabase();
   const prefix = uniqueName('test');
-  const npm = spawnProcess('npm', ['start'], { DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(await freePort()), LOG_LEVEL: 'info' });
+  const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(await freePort()), LOG_LEVEL: 'info' };
+  const config = loadConfig(env);
+  const earlier = createRuntime(config, createLogger({ level: 'silent', production: false, service: 'test' }), { dbPoolSize: 1 });
+  await ensureBootstrapWorkspace(earlier.db, config.secretsEncryptionKey, 'dev-token');
+  await earlier.close();
+  const npm = spawnProcess('npm', ['start'], env);
   try {
     await waitFor(() => /\[supervisor\] web console: /.test(npm.output()), { timeoutMs: 120_000, what: () => `the addresses (output: ${npm.output()})` });
+    // Without BOOTSTRAP_API_TOKEN, the dev-token of that earlier start is revoked, which the API says; it listens everywhere.
+    expect(npm.output()).toMatch(/warn \[api\] revoked 1 API token\(s\) made by an earlier BOOTSTRAP_API_TOKEN .*: BOOTSTRAP_API_TOKEN is not set/);
+    expect((await fetch(`http://127.0.0.1:${env.PORT}/v1/jobs`, { headers: { Authorization: 'Bearer dev-token' } })).status).toBe(401);
+    expect(npm.output()).toContain(`(listening on 0.0.0.0:${env.PORT})`);
     // The supervisor and the four apps (tsx's esbuild helpers end with the app that started them).
     const service = (await groupProcesses(npm.child.pid!)).filter((p) => /scripts\/start\.ts|apps\/\w+\/src\/main\.ts/.test(p.command));
     expect(service).toHaveLength(5);

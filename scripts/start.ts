@@ -34,9 +34,9 @@ const appArgs = (name: string) =>
 // work back and close; a child still there then is killed.
 const STOP_BACKSTOP_MS = 15_000;
 
-// Split, the API applies BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
+// Split, the API owns BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
 const { config, logger, stores } = await startUp('supervisor', {
-  bootstrapToken: (c) => c.allInOne,
+  bootstrapToken: (c) => (c.allInOne ? 'own' : 'leave'),
   // The addresses come once the API answers, which takes a while on a first start.
   starting: (c) =>
     `starting: migrating, starting ${APPS.length} apps (${APPS.join(', ')})${c.allInOne ? ' in this process' : ''}; the addresses follow once the API answers`,
