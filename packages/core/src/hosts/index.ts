@@ -1,0 +1,7 @@
+// What other packages may use of hosts/; the other modules here are internal to @cronsvc/core.
+export { HostGate } from './host-gate.js';
+export { postgresHostLimiter, redisHostLimiter, type HostLimiter } from './host-limiter.js';
+export {
+  deleteHostLimit, findHostLimit, type HostLimitBody, hostLimitQuerySchema, type HostLimitRow, hostLimitSchema, listHostLimits, putHostLimit,
+  serializeHostLimit
+} from './host-limits.js';
