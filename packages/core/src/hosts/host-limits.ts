@@ -1,3 +1,4 @@
+import type { HostLimit } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { Deps } from '../deps/deps.js';
 import { AppError } from '../errors/app-error.js';
@@ -14,14 +15,6 @@ export interface HostLimitRow {
   updatedAt: Date;
 }
 
-export interface HostLimitBody {
-  max_concurrency: number | null;
-  max_per_second: number | null;
-  cooldown_until: string | null;
-  host: string;
-  created_at: string;
-  updated_at: string;
-}
 
 /** PUT /v1/host-limits/:host: at least one limit; one left out is none. */
 export const hostLimitSchema = Joi.object({
@@ -50,7 +43,7 @@ const COLUMNS = `host, max_concurrency AS "maxConcurrency", max_per_second AS "m
 // A row without limits exists only to hold a cool-down: it is shown while that runs.
 const SHOWN = '(max_concurrency IS NOT NULL OR max_per_second IS NOT NULL OR cooldown_until > now())';
 
-export function serializeHostLimit(row: HostLimitRow): HostLimitBody {
+export function serializeHostLimit(row: HostLimitRow): HostLimit {
   return {
     host: row.host,
     max_concurrency: row.maxConcurrency,

@@ -2,6 +2,6 @@
 export { HostGate } from './host-gate.js';
 export { postgresHostLimiter, redisHostLimiter, type HostLimiter } from './host-limiter.js';
 export {
-  deleteHostLimit, findHostLimit, type HostLimitBody, hostLimitQuerySchema, type HostLimitRow, hostLimitSchema, listHostLimits, putHostLimit,
+  deleteHostLimit, findHostLimit, hostLimitQuerySchema, type HostLimitRow, hostLimitSchema, listHostLimits, putHostLimit,
   serializeHostLimit
 } from './host-limits.js';
