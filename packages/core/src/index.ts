@@ -17,7 +17,7 @@ export {
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
 export {
-  deleteHostLimit, findHostLimit, HostGate, type HostLimiter, type HostLimitRow, listHostLimits, postgresHostLimiter, putHostLimit,
+  deleteHostLimit, findHostLimit, hostCooldowns, HostGate, hostOf, type HostLimiter, type HostLimitRow, listHostLimits, postgresHostLimiter, putHostLimit,
   redisHostLimiter, serializeHostLimit
 } from './hosts/index.js';
 export { hashToken, newId } from './ids/index.js';

@@ -20,6 +20,8 @@ const NOTICES: Record<string, string> = {
   'secret-created': 'Secret created.',
   'secret-updated': 'Secret value replaced.',
   'secret-deleted': 'Secret deleted.',
+  'host-limits-set': "Host limits set: the executors keep to them within a second.",
+  'host-limits-removed': 'Host limits and cool-down removed.',
 };
 
 export function noticeFor(query: Record<string, unknown>): string | null {

@@ -31,6 +31,8 @@ export const paths = {
   secrets: at('secrets'),
   secret: (id: string) => at('secrets', id),
   secretDelete: (id: string) => at('secrets', id, 'delete'),
+  hosts: at('hosts'),
+  hostDelete: at('hosts', 'delete'),
 };
 
 /** A console path a sign-in may return to: only this console's own pages, never another site. */

@@ -92,3 +92,13 @@ export async function deleteHostLimit(deps: Pick<Deps, 'pool'>, workspaceId: str
   const { rowCount } = await deps.pool.query(`DELETE FROM host_limits WHERE workspace_id = $1 AND host = $2 AND ${SHOWN}`, [workspaceId, hostParam(host)]);
   if (!rowCount) throw AppError.notFound('host limit');
 }
+
+/** The cool-downs running for these hosts of the workspace (an execution's page shows its own). */
+export async function hostCooldowns(deps: Pick<Deps, 'pool'>, workspaceId: string, hosts: string[]): Promise<{ host: string; until: Date }[]> {
+  if (hosts.length === 0) return [];
+  const { rows } = await deps.pool.query<{ host: string; until: Date }>(
+    'SELECT host, cooldown_until AS until FROM host_limits WHERE workspace_id = $1 AND host = ANY($2::text[]) AND cooldown_until > now() ORDER BY host',
+    [workspaceId, hosts],
+  );
+  return rows;
+}

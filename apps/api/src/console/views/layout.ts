@@ -13,7 +13,7 @@ export interface ViewContext {
   notice?: string | null;
 }
 
-export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'new-job';
+export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'hosts' | 'new-job';
 
 const NAV: [Section, string, string][] = [
   ['jobs', 'Jobs', paths.jobs],
@@ -22,6 +22,7 @@ const NAV: [Section, string, string][] = [
   ['monitors', 'Monitors', paths.monitors],
   ['channels', 'Channels', paths.channels],
   ['secrets', 'Secrets', paths.secrets],
+  ['hosts', 'Host limits', paths.hosts],
   ['new-job', 'New job', paths.newJob],
 ];
 
