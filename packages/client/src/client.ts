@@ -1,5 +1,6 @@
 import { dlqEndpoints } from './endpoints/dlq.js';
 import { executionsEndpoints } from './endpoints/executions.js';
+import { hostLimitsEndpoints } from './endpoints/hosts.js';
 import { jobsEndpoints } from './endpoints/jobs.js';
 import { monitorsEndpoints } from './endpoints/monitors.js';
 import { channelsEndpoints, deliveriesEndpoints, rulesEndpoints } from './endpoints/notifications.js';
@@ -19,6 +20,7 @@ export function createClient(options: HttpOptions) {
     rules: rulesEndpoints(send),
     deliveries: deliveriesEndpoints(send),
     monitors: monitorsEndpoints(send),
+    hostLimits: hostLimitsEndpoints(send),
   };
 }
 
