@@ -22,6 +22,7 @@ import { monitorsRouter } from './routers/monitors.router.js';
 import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
 import { resumeRouter } from './routers/resume.router.js';
+import { hostLimitsRouter } from './routers/host-limits.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
@@ -98,6 +99,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/monitors', monitorsRouter(deps));
   v1.use('/tokens', tokensRouter(deps));
   v1.use('/audit-events', auditEventsRouter(deps));
+  v1.use('/host-limits', hostLimitsRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

@@ -21,7 +21,7 @@ interface Call {
 }
 
 /** Sends a request and checks its answer against the document; returns the answer. */
-async function call(method: 'get' | 'post' | 'patch' | 'delete', path: string, options: Call = {}): Promise<request.Response> {
+async function call(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, options: Call = {}): Promise<request.Response> {
   let req = request(f.app)[method](path).set(options.auth === undefined ? f.auth : (options.auth ?? {}));
   if (options.headers) req = req.set(options.headers);
   if (options.query) req = req.query(options.query);
@@ -71,6 +71,15 @@ it('answers every documented operation as the document says', async () => {
   await call('patch', `/v1/secrets/${secret.body.id}`, { body: { value: 'v2' } });
   await call('get', '/v1/signing-key');
   await call('post', '/v1/signing-key/rotate');
+
+  // Host budgets.
+  await call('put', '/v1/host-limits/api.example.com', { body: { max_concurrency: 5 } });
+  await call('put', '/v1/host-limits/api.example.com', { body: { max_concurrency: 5, max_per_second: 2.5 } });
+  await call('put', '/v1/host-limits/api.example.com:443', { body: { max_concurrency: 5 } });
+  await call('get', '/v1/host-limits');
+  await call('get', '/v1/host-limits/api.example.com');
+  await call('delete', '/v1/host-limits/api.example.com');
+  await call('get', '/v1/host-limits/api.example.com');
 
   // Jobs.
   const body = aCronJob({ name: 'conformance', request: { url: url('/ok'), headers: { 'X-Token': '{{secret.conformance_token}}' } } });

@@ -19,6 +19,7 @@ export {
   ATTEMPT_STATUSES, ERROR_CLASSES, EXECUTION_SORTS, EXECUTION_SOURCES, EXECUTION_STATUSES, STEP_DECISIONS, STEP_EXECUTION_STATUSES,
   TRANSPORT_ERROR_CLASSES, WAITING_REASONS,
 } from './executions.js';
+export { type HostLimit, type HostLimitInput } from './host-limits.js';
 export { type Secret, type SecretInput, type SecretPatch, SECRET_NAME_PATTERN } from './secrets.js';
 export { type SigningKey } from './signing-keys.js';
 export {

@@ -21,6 +21,10 @@ export {
 } from './executions/index.js';
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
+export {
+  deleteHostLimit, findHostLimit, hostCooldowns, HostGate, hostOf, type HostLimiter, type HostLimitRow, listHostLimits, postgresHostLimiter, putHostLimit,
+  redisHostLimiter, serializeHostLimit
+} from './hosts/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
   createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,

@@ -8,6 +8,7 @@ import { schema as replayBatchSchema } from './dlq/replay-batch.js';
 import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js';
 import { querySchema as executionListQuery } from './executions/list-executions.js';
 import { jobQuerySchema as jobFireListQuery, workspaceQuerySchema as fireListQuery } from './fires/list-fires.js';
+import { hostLimitQuerySchema, hostLimitSchema } from './hosts/host-limits.js';
 import { importSchema } from './jobs/import-crontab.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
@@ -40,6 +41,8 @@ export const requestSchemas = {
   fireList: fireListQuery,
   dlqReplayBatch: replayBatchSchema,
   dlqPurge: purgeSchema,
+  hostLimitPut: hostLimitSchema,
+  hostLimitList: hostLimitQuerySchema,
   secretCreate: createSecretSchema,
   secretPatch: updateSecretSchema,
   channelCreate,

@@ -1,4 +1,5 @@
 import { getExecution } from '../src/executions/list-executions.js';
+import { putHostLimit } from '../src/hosts/host-limits.js';
 import { newId } from '../src/ids/ids.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { revealPingToken } from '../src/monitors/ping-token.js';
@@ -77,6 +78,11 @@ export async function anOutageOf(runtime: Runtime, jobId: string, slots: number)
 }
 
 /** A notification channel of `type` (validated like the API validates it); `config` as in aChannelBody. */
+/** A host's limits in a workspace (PUT /v1/host-limits/:host's use case). */
+export async function aHostLimit(runtime: Runtime, workspaceId: string, host: string, limits: { max_concurrency?: number; max_per_second?: number }) {
+  return (await putHostLimit(runtime, workspaceId, host, limits)).row;
+}
+
 export function aChannel(runtime: Runtime, workspaceId: string, type: string, config?: Fields, name?: string) {
   return createChannel(runtime, workspaceId, aChannelBody(type, config, name));
 }

@@ -448,6 +448,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "startedAt": {
         "type": "string"
       },
+      "budget_wait_ms": {
+        "description": "How long the attempt waited for its host's budget or Retry-After cool-down before it was sent (0 when it did not).",
+        "type": "number"
+      },
       "created_at": {
         "type": "string"
       },
@@ -456,6 +460,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "budget_wait_ms",
       "created_at",
       "errorClass",
       "errorMessage",
@@ -1320,6 +1325,51 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "skipped"
     ],
     "type": "string"
+  },
+  "HostLimit": {
+    "description": "A workspace's budget for one target host, and the host's Retry-After cool-down\n(docs/JOBS.md, \"Host budgets and Retry-After\"). `host` is the URL's host name, lower-case, without port.",
+    "type": "object",
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "max_concurrency": {
+        "description": "Requests to the host in flight at once, across all executors; null for no limit.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "max_per_second": {
+        "description": "Requests started per second; null for no limit.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "cooldown_until": {
+        "description": "Until when the host asked (Retry-After) to be left alone; null when no cool-down runs.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cooldown_until",
+      "created_at",
+      "host",
+      "max_concurrency",
+      "max_per_second",
+      "updated_at"
+    ],
+    "additionalProperties": false
   },
   "HttpMethod": {
     "enum": [

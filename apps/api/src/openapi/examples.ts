@@ -1,6 +1,6 @@
 import type {
   ApiToken, ApiTokenCreated, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
-  ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
+  HostLimit, ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
   TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
@@ -79,6 +79,7 @@ export const execution: Execution = {
       errorClass: null,
       errorMessage: null,
       startedAt: at,
+      budget_wait_ms: 0,
       created_at: later,
       updated_at: later,
     },
@@ -152,6 +153,8 @@ export const importResult: ImportResult = {
 export const context: JobContext = { last_cursor: '8812', region: 'eu' };
 
 export const secret: Secret = { id: 'sec_7Hs2kLp9qRt4vWx6yZa1bC', name: 'reports_token', created_at: at, updated_at: at };
+
+export const hostLimit: HostLimit = { host: 'api.example.com', max_concurrency: 5, max_per_second: 20, cooldown_until: null, created_at: at, updated_at: at };
 
 export const signingKey: SigningKey = { signing_key: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: at };
 

@@ -20,6 +20,7 @@ export const TAGS = [
   { name: 'Notifications', description: 'Channels (webhook, email, chat), the rules that send job and monitor events to them, and the deliveries made.' },
   { name: 'Monitors', description: 'Heartbeat monitors: they go down when pings stop arriving.' },
   { name: 'Access', description: "The workspace's API tokens and their scopes (`full`, `run`, `read`), and the audit log of every change." },
+  { name: 'Host limits', description: "Budgets per target host (requests in flight, requests per second), shared by every job and workflow step of the workspace, and the host's Retry-After cool-down." },
   { name: 'Public', description: 'Endpoints called without an API token: the secret token in the URL is the credential (pings, triggers, resume and approval links).' },
   { name: 'Admin', description: 'Workspaces and their API tokens, with ADMIN_TOKEN.' },
   { name: 'Reference', description: 'This document.' },
@@ -35,7 +36,7 @@ export interface Success {
 }
 
 export interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The Express pattern, e.g. `/v1/jobs/:id`. */
   path: string;
   summary: string;
@@ -257,6 +258,18 @@ const publicEndpoints: Operation[] = [
 ];
 
 const tokenBody = { name: 'dashboard', scope: 'read', expires_at: '2027-06-01T00:00:00.000Z' };
+const hostLimit = { description: "The host's limits and cool-down.", schema: 'HostLimit', example: ex.hostLimit };
+const hostLimits: Operation[] = [
+  { method: 'get', path: '/v1/host-limits', tag: 'Host limits', auth: 'api', summary: 'List hosts with limits or a cool-down running', query: s.hostLimitList, success: { 200: { description: 'A page of host limits, by host name.', schema: { list: 'HostLimit' }, example: ex.list([ex.hostLimit]) } } },
+  { method: 'get', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Get a host's limits and cool-down", success: { 200: hostLimit } },
+  {
+    method: 'put', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Set a host's limits (the URL's host name, lower-case, without port)",
+    description: 'Replaces both limits: one left out is none. A running cool-down stays.',
+    body: { schema: s.hostLimitPut, required: true, example: { max_concurrency: 5, max_per_second: 20 } },
+    success: { 201: { ...hostLimit, description: 'The host had no limits: they are set.' }, 200: { ...hostLimit, description: "The host's limits are replaced." } },
+  },
+  { method: 'delete', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Remove a host's limits and any cool-down", success: { 204: deleted } },
+];
 
 const admin: Operation[] = [
   {
@@ -289,4 +302,4 @@ const reference: Operation[] = [
   { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...access, ...publicEndpoints, ...admin, ...reference];
+export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...hostLimits, ...access, ...publicEndpoints, ...admin, ...reference];

@@ -106,6 +106,12 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /v1/monitors/:id/notification-rules': 'write',
   'DELETE /v1/monitors/:id/notification-rules/:rule_id': 'write',
 
+  // Host limits.
+  'GET /v1/host-limits': 'read',
+  'GET /v1/host-limits/:host': 'read',
+  'PUT /v1/host-limits/:host': 'write',
+  'DELETE /v1/host-limits/:host': 'write',
+
   // Tokens and the audit log.
   'POST /v1/tokens': 'write',
   'GET /v1/tokens': 'read',
@@ -151,6 +157,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /console/channels': 'read',
   'POST /console/channels/monitor-rules': 'write',
   'POST /console/channels/:id/test': 'write',
+  'GET /console/hosts': 'read',
+  'POST /console/hosts': 'write',
+  'POST /console/hosts/delete': 'write',
   'GET /console/secrets': 'read',
   'POST /console/secrets': 'write',
   'GET /console/secrets/:id': 'read',

@@ -71,6 +71,8 @@ export interface Config {
   readonly executorConcurrency: number;
   /** Requests of one workspace in flight at once across all executors (fair share); 0 = no limit. */
   readonly workspaceMaxInFlight: number;
+  /** The longest a target's Retry-After (429, 503) holds back its host's requests (ms). */
+  readonly retryAfterMaxMs: number;
   /** How long before an attempt is due the executor takes it from the queue and holds it. */
   readonly executorPrefetchMs: number;
   /** How long a worker owns an execution before another may take it over. */
@@ -154,6 +156,7 @@ const schema = Joi.object({
   EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(200),
   // 0 turns fair share off.
   WORKSPACE_MAX_IN_FLIGHT: Joi.number().integer().min(0).max(100_000).default(50),
+  RETRY_AFTER_MAX_SECONDS: Joi.number().integer().min(0).max(86_400).default(600),
   EXECUTOR_PREFETCH_MS: Joi.number().integer().min(0).max(60_000).default(3_000),
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   // At least two heartbeats (HEARTBEAT_INTERVAL_MS) must be missed before a worker counts as dead.
@@ -256,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     reconcileIntervalMs: value.RECONCILE_INTERVAL_MS,
     executorConcurrency: value.EXECUTOR_CONCURRENCY,
     workspaceMaxInFlight: value.WORKSPACE_MAX_IN_FLIGHT,
+    retryAfterMaxMs: value.RETRY_AFTER_MAX_SECONDS * 1_000,
     executorPrefetchMs: value.EXECUTOR_PREFETCH_MS,
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     executorDeadAfterMs: value.EXECUTOR_DEAD_AFTER_MS,
