@@ -3,8 +3,10 @@ import { claimAttempt, type ClaimedExecution } from '../src/executions/claim-att
 import { recordAttempt, type AttemptRecord } from '../src/executions/record-attempt.js';
 import { newExecutionVariables } from '../src/executions/execution-variables.js';
 import { runNow } from '../src/executions/run-now.js';
+import { insertEvent } from '../src/notifications/insert-event.js';
 import { relayEvents } from '../src/notifications/relay-events.js';
-import { aChannel, aJob, aRule, useWorkspace } from './factories.js';
+import { snoozeRule, unsnoozeRule } from '../src/notifications/snooze.js';
+import { aChannel, aJob, aMonitor, aRule, useWorkspace } from './factories.js';
 
 // A job's streak of failures is counted by the statement that records each execution's end, in
 // finish order, under the streak row's lock; the relay decides each rule's deliveries from it.
@@ -131,4 +133,31 @@ it('no recovery message without an earlier failure message', async () => {
     ['on_recovery', 0],
   ]);
   expect((deliveries[0].payload as { snooze_url: string }).snooze_url).toMatch(/^http.*\/v1\/snooze\/[A-Za-z0-9_-]{24}$/);
+});
+
+it('a snoozed rule of a monitor, or a job’s on_missed rule, holds its events back and says so in the first delivery after', async () => {
+  const monitor = await aMonitor(w.ctx.runtime, w.workspaceId, { name: 'backup' });
+  const job = await aJob(w.ctx.runtime, w.workspaceId);
+  const down = await aRule(w.ctx.runtime, w.workspaceId, { kind: 'monitor', id: monitor.id }, channelId, 'on_down');
+  const missed = await aRule(w.ctx.runtime, w.workspaceId, { kind: 'job', id: job.id }, channelId, 'on_missed');
+  const downPayload = { event: 'monitor.down', monitor: { id: monitor.id, name: 'backup', expected_interval_sec: 60, last_ping_at: null }, timestamp: '2030-01-01T00:00:00.000Z' };
+  const missedPayload = { event: 'fire.missed', job: { id: job.id, name: job.name }, fires: [{ scheduled_for: '2030-01-01T00:00:00.000Z', outcome: 'missed', reason: null }], timestamp: '2030-01-01T00:00:00.000Z' };
+  const emit = async () => {
+    await w.ctx.runtime.db.$transaction(async (tx) => {
+      await insertEvent(tx, { workspaceId: w.workspaceId, type: 'monitor.down', monitorId: monitor.id, payload: downPayload }, new Date());
+      await tx.$executeRawUnsafe(`INSERT INTO events (workspace_id, type, job_id, payload, created_at) VALUES ($1, 'fire.missed', $2, $3::jsonb, now())`, w.workspaceId, job.id, JSON.stringify(missedPayload));
+    });
+    await relayEvents(w.ctx.runtime);
+  };
+  const sent = async () => w.ctx.runtime.db.delivery.findMany({ where: { ruleId: { in: [down.id, missed.id] } }, orderBy: { createdAt: 'asc' } });
+  for (const rule of [down, missed]) await snoozeRule(w.ctx.runtime, w.workspaceId, rule.id, { minutes: 30 });
+  await emit();
+  await emit();
+  expect(await sent()).toEqual([]);
+  for (const rule of [down, missed]) await unsnoozeRule(w.ctx.runtime, w.workspaceId, rule.id);
+  await emit();
+  const deliveries = await sent();
+  expect(deliveries.map((d) => [d.event, (d.payload as { held_back: number }).held_back]).sort()).toEqual([['on_down', 2], ['on_missed', 2]]);
+  expect((deliveries.find((d) => d.event === 'on_down')?.payload as { snooze_url?: string }).snooze_url).toMatch(/\/v1\/snooze\//);
+  expect((deliveries.find((d) => d.event === 'on_missed')?.payload as { snooze_url?: string }).snooze_url).toBeUndefined();
 });
