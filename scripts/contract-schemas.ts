@@ -14,7 +14,7 @@ export const CONTRACT_SCHEMAS_FILE = path.join(root, 'apps/api/src/openapi/contr
 export const RESPONSE_TYPES = [
   'ApiToken', 'ApiTokenCreated', 'Approval', 'ApprovalDecisionResult', 'AuditEvent', 'Channel', 'ChannelTestResult', 'Delivery', 'DlqStats', 'ErrorEnvelope', 'Execution',
   'ExecutionSummary', 'Fire', 'HostLimit', 'ImportResult', 'Job', 'JobContext', 'JobSummary', 'Monitor', 'MonitorPing', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
-  'Rule', 'Secret', 'SigningKey', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
+  'Rule', 'Secret', 'SigningKey', 'SnoozeLink', 'SnoozeLinkResult', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
 ];
 
 type Schema = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { fireDueJobs } from '@cronsvc/core';
-import { ADMIN_TOKEN, aChannelBody, aCronJob, aDelivery, aMonitorBody, anOutageOf, approvalStep, aRecurringJob, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aChannelBody, aCronJob, aDelivery, aMonitorBody, anOutageOf, aSnoozeLink, approvalStep, aRecurringJob, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
 import { openApiPath } from '../src/openapi/document.js';
 import { routeNamer } from '../src/routes/route-table.js';
 import { openApi } from './openapi-document.js';
@@ -173,6 +173,15 @@ it('answers every documented operation as the document says', async () => {
   await call('post', `/v1/monitors/${monitor.body.id}/resume`);
   const monitorRule = await call('post', `/v1/monitors/${monitor.body.id}/notification-rules`, { body: { channel_id: channel.body.id, event: 'on_down' } });
   await call('get', `/v1/monitors/${monitor.body.id}/notification-rules`);
+  await call('get', `/v1/notification-rules/${monitorRule.body.id}`);
+  await call('post', `/v1/notification-rules/${monitorRule.body.id}/snooze`, { body: { minutes: 60 } });
+  await call('post', `/v1/notification-rules/${monitorRule.body.id}/unsnooze`);
+  await call('post', `/v1/notification-rules/${monitorRule.body.id}/snooze`, { body: { minutes: 0 } });
+  await call('get', '/v1/notification-rules/rul_missing');
+  const snoozeLink = await aSnoozeLink(f.ctx.runtime, monitorRule.body.id);
+  await call('get', `/v1/snooze/${snoozeLink}`, { auth: null });
+  await call('post', `/v1/snooze/${snoozeLink}`, { auth: null, query: { minutes: '30' } });
+  await call('post', '/v1/snooze/not-a-token', { auth: null });
   await call('delete', `/v1/monitors/${monitor.body.id}/notification-rules/${monitorRule.body.id}`);
   await call('delete', `/v1/monitors/${monitor.body.id}`);
 

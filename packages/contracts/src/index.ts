@@ -25,7 +25,7 @@ export { type SigningKey } from './signing-keys.js';
 export {
   type Channel, type ChannelInput, type ChannelPatch, type ChannelTestFailure, type ChannelTestResult, type ChannelTestSuccess, type ChannelType,
   type Delivery, type DeliveryKind, type DeliveryListQuery, type DeliveryStatus, type EventType, type JobRuleEvent, type MonitorRuleEvent,
-  type PayloadEvent, type Rule, type RuleEvent, type RuleInput,
+  type PayloadEvent, type Rule, type RuleEvent, type RuleInput, type SnoozeInput, type SnoozeLink, type SnoozeLinkResult,
   CHANNEL_TYPES, DELIVERY_KINDS, DELIVERY_STATUSES, EVENT_TYPES, JOB_RULE_EVENTS, MONITOR_RULE_EVENTS, PAYLOAD_EVENTS,
 } from './notifications.js';
 export {

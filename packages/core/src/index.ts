@@ -40,7 +40,8 @@ export {
 export {
   type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,
   listChannels, listRules, type Mailer, relayEvents, type RuleOwner, SEND_TIMEOUT_MS, serializeChannel, serializeRule, testChannel,
-  updateChannel
+  updateChannel,
+  getRuleById, pruneSnoozeTokens, snoozeByLink, snoozeLinkView, snoozeRule, snoozeTokenKnown, unsnoozeRule
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,

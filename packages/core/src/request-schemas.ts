@@ -4,6 +4,7 @@
 import { JOB_KINDS, STEP_TYPES, type JobKind, type StepType } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { schema as purgeSchema } from './dlq/purge-dlq.js';
+import { snoozeLinkQuery, snoozeSchema } from './notifications/snooze.js';
 import { schema as replayBatchSchema } from './dlq/replay-batch.js';
 import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js';
 import { querySchema as executionListQuery } from './executions/list-executions.js';
@@ -51,6 +52,8 @@ export const requestSchemas = {
   channelConfigs: Object.fromEntries(Object.entries(CHANNEL_ADAPTERS).map(([type, adapter]) => [type, adapter.configSchema])) as Record<string, Joi.Schema>,
   jobRuleCreate: ruleSchemas.job,
   monitorRuleCreate: ruleSchemas.monitor,
+  ruleSnooze: snoozeSchema,
+  snoozeLinkQuery,
   deliveryList: deliveryListQuery,
   monitorCreate,
   monitorPatch,

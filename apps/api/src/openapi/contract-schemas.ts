@@ -2220,6 +2220,34 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "after_consecutive_failures": {
+        "description": "on_failure rules of jobs: the streak's first delivery comes with its Nth consecutive failure (1..100).",
+        "type": "number"
+      },
+      "realert_after_minutes": {
+        "description": "on_failure rules of jobs: minutes between deliveries of one streak after its first; 0 every failure, null never again.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "snoozed_until": {
+        "description": "Until when the rule delivers nothing; null when not snoozed.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "last_delivered_at": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "held_back": {
+        "description": "Events not delivered since the last delivery (streak, re-alert interval or snooze).",
+        "type": "number"
+      },
       "created_at": {
         "type": "string"
       },
@@ -2228,12 +2256,17 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "after_consecutive_failures",
       "channel_id",
       "created_at",
       "event",
+      "held_back",
       "id",
       "job_id",
+      "last_delivered_at",
       "monitor_id",
+      "realert_after_minutes",
+      "snoozed_until",
       "updated_at"
     ],
     "additionalProperties": false
@@ -2305,6 +2338,58 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     "required": [
       "created_at",
       "signing_key"
+    ],
+    "additionalProperties": false
+  },
+  "SnoozeLink": {
+    "description": "GET on a snooze link, for a client that asks for JSON (a browser gets the page): what it would snooze.",
+    "type": "object",
+    "properties": {
+      "event": {
+        "$ref": "#/components/schemas/RuleEvent"
+      },
+      "job_id": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "monitor_id": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "name": {
+        "description": "The job's or monitor's name.",
+        "type": "string"
+      },
+      "snoozed_until": {
+        "type": [
+          "null",
+          "string"
+        ]
+      }
+    },
+    "required": [
+      "event",
+      "job_id",
+      "monitor_id",
+      "name",
+      "snoozed_until"
+    ],
+    "additionalProperties": false
+  },
+  "SnoozeLinkResult": {
+    "description": "The answer to POST on a snooze link.",
+    "type": "object",
+    "properties": {
+      "snoozed_until": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "snoozed_until"
     ],
     "additionalProperties": false
   },

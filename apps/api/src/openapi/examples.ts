@@ -170,7 +170,20 @@ export const channel: Channel = {
 
 export const channelTest: ChannelTestResult = { ok: true, channel_id: channel.id, provider: 'webhook' };
 
-export const rule: Rule = { id: 'rul_5Lf7hJk9lMn1pQr3sTu5vW', channel_id: channel.id, event: 'on_failure', job_id: job.id, monitor_id: null, created_at: at, updated_at: at };
+export const rule: Rule = {
+  id: 'rul_5Lf7hJk9lMn1pQr3sTu5vW',
+  channel_id: channel.id,
+  event: 'on_failure',
+  job_id: job.id,
+  monitor_id: null,
+  after_consecutive_failures: 3,
+  realert_after_minutes: 60,
+  snoozed_until: null,
+  last_delivered_at: null,
+  held_back: 0,
+  created_at: at,
+  updated_at: at,
+};
 
 export const delivery: Delivery = {
   id: 'dlv_8Nh0jLm2nPq4rSt6uVw8xY',

@@ -220,6 +220,17 @@ const monitors: Operation[] = [
     errors: ['conflict'],
   },
   { method: 'delete', path: '/v1/monitors/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a monitor's notification rule", success: { 204: deleted } },
+  // Any rule, of a job or a monitor: its alert state, snooze and unsnooze.
+  {
+    method: 'get', path: '/v1/notification-rules/:id', tag: 'Notifications', auth: 'api', summary: 'Get a notification rule with its snooze state and held-back count',
+    success: { 200: { description: 'The rule.', schema: 'Rule', example: { ...ex.rule, last_delivered_at: ex.rule.created_at, held_back: 2 } } },
+  },
+  {
+    method: 'post', path: '/v1/notification-rules/:id/snooze', tag: 'Notifications', auth: 'api', summary: 'Snooze a rule: it delivers nothing for this many minutes',
+    body: { schema: s.ruleSnooze, required: true, example: { minutes: 60 } },
+    success: { 200: { description: 'The rule, snoozed.', schema: 'Rule', example: { ...ex.rule, snoozed_until: '2030-01-01T01:00:00.000Z' } } },
+  },
+  { method: 'post', path: '/v1/notification-rules/:id/unsnooze', tag: 'Notifications', auth: 'api', summary: 'End a rule\'s snooze', success: { 200: { description: 'The rule.', schema: 'Rule', example: ex.rule } } },
 ];
 
 /** GET and POST of one ping kind; a POST body's first 10 KiB are kept with the ping (up to 100 KiB is read). */
@@ -254,6 +265,18 @@ const publicEndpoints: Operation[] = [
     success: { 200: { description: 'The approval.', schema: 'Approval', example: ex.approval } },
   },
   { method: 'post', path: '/v1/approvals/:token/approve', tag: 'Public', auth: 'token', summary: 'Approve', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: ex.decision } }, errors: ['already_decided'] },
+  {
+    method: 'get', path: '/v1/snooze/:token', tag: 'Public', auth: 'token', summary: "A snooze link's confirmation page (never snoozes)",
+    description: 'An HTML page with Snooze buttons that POST to this same link when the client accepts text/html, else what the link would snooze; link scanners that follow it snooze nothing.',
+    success: { 200: { description: 'What the link snoozes.', schema: 'SnoozeLink', example: { event: 'on_failure', job_id: ex.job.id, monitor_id: null, name: ex.job.name, snoozed_until: null } } },
+  },
+  {
+    method: 'post', path: '/v1/snooze/:token', tag: 'Public', auth: 'token', summary: "Snooze a failure's or monitor-down message's rule",
+    description: 'The `snooze_url` of a delivery (valid 7 days) snoozes its rule for `minutes` (default 60).',
+    query: s.snoozeLinkQuery,
+    body: { schema: 'any', required: false },
+    success: { 200: { description: 'Snoozed.', schema: 'SnoozeLinkResult', example: { snoozed_until: '2030-01-01T01:00:00.000Z' } } },
+  },
   { method: 'post', path: '/v1/approvals/:token/reject', tag: 'Public', auth: 'token', summary: 'Reject', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: { ...ex.decision, status: 'rejected' } } }, errors: ['already_decided'] },
 ];
 

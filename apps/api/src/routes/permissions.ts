@@ -35,6 +35,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /v1/approvals/:token': 'public',
   'POST /v1/approvals/:token/approve': 'public',
   'POST /v1/approvals/:token/reject': 'public',
+  'GET /v1/snooze/:token': 'public',
+  'POST /v1/snooze/:token': 'public',
 
   // The admin API.
   'POST /admin/v1/workspaces': 'admin',
@@ -92,6 +94,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'PATCH /v1/notification-channels/:id': 'write',
   'DELETE /v1/notification-channels/:id': 'write',
   'POST /v1/notification-channels/:id/test': 'write',
+  'GET /v1/notification-rules/:id': 'read',
+  'POST /v1/notification-rules/:id/snooze': 'write',
+  'POST /v1/notification-rules/:id/unsnooze': 'write',
 
   // Monitors.
   'POST /v1/monitors': 'write',

@@ -3,6 +3,7 @@ import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { executionEventWanted } from '../notifications/insert-event.js';
+import { streakCounted, streakWrites } from '../notifications/streak-writes.js';
 import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
 import type { AttemptVerdict } from '../attempts/decide-attempt.js';
@@ -80,14 +81,14 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
  * Everything a batch of attempts changes, in one statement: each execution's new state, its
  * attempt, the outbox event of an execution that ends owing a callback or notifications (the
  * notifier turns it into those, docs/adr/009-event-outbox-and-channel-adapters.md), and a one-shot
- * job's completion. Each execution update is guarded by status, attempt_count and the claim
+ * job's completion, and the streaks of the jobs whose executions ended (streak-writes.ts). Each execution update is guarded by status, attempt_count and the claim
  * token, so a worker whose execution was claimed by another since (it stalled past its lease)
  * records nothing, and a second recording of the same attempt number violates the attempt's
  * primary key and fails the statement whole. A park asked for during the attempt replaces the retry.
  */
 const RECORD_SQL = `
   WITH input AS (
-    SELECT * FROM ${unnestFrom(RECORD_COLUMNS, 't')}
+    SELECT * FROM ${unnestFrom(RECORD_COLUMNS, 't', { ordinality: 'ord' })}
   ), updated AS (
     UPDATE executions AS e SET
       status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
@@ -109,10 +110,14 @@ const RECORD_SQL = `
     SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.request, i.body_preview, i.response_headers,
            i.error_class, i.error_message, i.started_at, i.budget_wait_ms, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
-  ), event AS (
-    INSERT INTO events (workspace_id, type, execution_id, created_at)
-    SELECT u.workspace_id, 'execution.' || u.status, u.id, i.at
+  ), finished AS (
+    SELECT u.id, u.job_id, u.status, i.ord
       FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id
+     WHERE u.status IN ('succeeded', 'failed') AND ${streakCounted('j')}
+  ), ${streakWrites('finished').join(', ')}, event AS (
+    INSERT INTO events (workspace_id, type, execution_id, streak_failures, streak_epoch, created_at)
+    SELECT u.workspace_id, 'execution.' || u.status, u.id, se.failures, se.epoch, i.at
+      FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id LEFT JOIN streak_events AS se ON se.id = u.id
      WHERE u.status IN ('succeeded', 'failed') AND ${executionEventWanted('j', 'u.status')}
   ), completed AS (
     UPDATE jobs AS j SET state = 'completed', updated_at = i.at
