@@ -54,12 +54,27 @@ export type AttemptRequest = {
   bodyTruncated: boolean;
 };
 
+/**
+ * How long each phase of an attempt took, in whole milliseconds; null for a phase that did not
+ * happen: `dns_ms` for an address host, `dns_ms`, `connect_ms` and `tls_ms` on a reused connection,
+ * `tls_ms` over http, `ttfb_ms` (request written to response headers) without a response.
+ */
+export type AttemptTimings = {
+  dns_ms: number | null;
+  connect_ms: number | null;
+  tls_ms: number | null;
+  ttfb_ms: number | null;
+  total_ms: number;
+};
+
 /** One HTTP attempt. `bodyPreview` and `request` only on a single execution, not in lists. */
 export interface Attempt {
   number: number;
   status: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
+  /** Null for attempts recorded before timings were. */
+  timings: AttemptTimings | null;
   /** Null when nothing was sent (or the attempt was recorded before requests were). */
   request?: AttemptRequest | null;
   bodyPreview?: string | null;

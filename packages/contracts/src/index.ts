@@ -12,7 +12,7 @@ export {
   MAX_CRONTAB_LINES, MAX_JITTER_SECONDS, NOTIFICATION_OVERRIDES, OVERLAP_POLICIES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';
 export {
-  type Attempt, type AttemptRequest, type AttemptStatus, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
+  type Attempt, type AttemptRequest, type AttemptStatus, type AttemptTimings, type DlqListQuery, type ErrorClass, type Execution, type ExecutionListQuery, type ExecutionSort,
   type ExecutionSummary,
   type ExecutionSource, type ExecutionStatus, type HttpErrorClass, type StepDecision, type StepExecution, type StepExecutionStatus,
   type TransportErrorClass, type WaitingReason,

@@ -274,6 +274,55 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "latencyMs": {
         "type": "number"
       },
+      "timings": {
+        "description": "Null for attempts recorded before timings were.",
+        "anyOf": [
+          {
+            "description": "How long each phase of an attempt took, in whole milliseconds; null for a phase that did not\nhappen: `dns_ms` for an address host, `dns_ms`, `connect_ms` and `tls_ms` on a reused connection,\n`tls_ms` over http, `ttfb_ms` (request written to response headers) without a response.",
+            "type": "object",
+            "properties": {
+              "dns_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "connect_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "tls_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "ttfb_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "total_ms": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "connect_ms",
+              "dns_ms",
+              "tls_ms",
+              "total_ms",
+              "ttfb_ms"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
       "request": {
         "description": "Null when nothing was sent (or the attempt was recorded before requests were).",
         "anyOf": [
@@ -392,6 +441,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "startedAt",
       "status",
       "statusCode",
+      "timings",
       "updated_at"
     ],
     "additionalProperties": false

@@ -59,6 +59,7 @@ export const execution: Execution = {
       status: 'SUCCESS',
       statusCode: 200,
       latencyMs: 412,
+      timings: { dns_ms: 12, connect_ms: 31, tls_ms: 58, ttfb_ms: 305, total_ms: 412 },
       request: {
         method: 'POST',
         url: 'https://reports.example.com/run',

@@ -1,4 +1,4 @@
-import type { AttemptRequest, AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptStatus, AttemptTimings, ErrorClass } from '@cronsvc/contracts';
 import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
@@ -13,6 +13,8 @@ export interface AttemptRecord {
   /** The request as sent, secrets masked; null when none was sent. */
   request: AttemptRequest | null;
   latencyMs: number;
+  /** Per-phase timings; null or absent when no request was made. */
+  timings?: AttemptTimings | null;
   statusCode: number | null;
   preview: string | null;
   headers: Record<string, string> | null;
@@ -40,6 +42,7 @@ interface RecordRow {
   attemptStatus: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
+  timings: AttemptTimings | null;
   request: AttemptRequest | null;
   bodyPreview: string | null;
   responseHeaders: Record<string, string> | null;
@@ -64,6 +67,7 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'attempt_status', type: 'text', value: (r) => r.attemptStatus },
   { name: 'status_code', type: 'int', value: (r) => r.statusCode },
   { name: 'latency_ms', type: 'int', value: (r) => r.latencyMs },
+  { name: 'timings', type: 'jsonb', value: (r) => r.timings },
   { name: 'request', type: 'jsonb', value: (r) => r.request },
   { name: 'body_preview', type: 'text', value: (r) => r.bodyPreview },
   { name: 'response_headers', type: 'jsonb', value: (r) => r.responseHeaders },
@@ -101,8 +105,8 @@ const RECORD_SQL = `
      WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1 AND e.claim_token = i.claim_token
     RETURNING e.id, e.status, e.workspace_id, e.job_id
   ), attempt AS (
-    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, request, body_preview, response_headers, error_class, error_message, started_at, created_at)
-    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.request, i.body_preview, i.response_headers,
+    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, timings, request, body_preview, response_headers, error_class, error_message, started_at, created_at)
+    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.timings, i.request, i.body_preview, i.response_headers,
            i.error_class, i.error_message, i.started_at, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
   ), event AS (
@@ -169,6 +173,7 @@ export async function recordAttempt(
       attemptStatus: verdict.status,
       statusCode: record.statusCode,
       latencyMs: record.latencyMs,
+      timings: record.timings ?? null,
       request: record.request,
       bodyPreview: record.preview,
       responseHeaders: record.headers,

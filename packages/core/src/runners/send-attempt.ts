@@ -1,4 +1,4 @@
-import type { AttemptRequest, RequestSpec } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptTimings, RequestSpec } from '@cronsvc/contracts';
 import { decideAttempt, type AttemptVerdict } from '../attempts/decide-attempt.js';
 import { jsonPathBudget, type JsonPathBudget } from '../attempts/json-path.js';
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
@@ -28,6 +28,8 @@ export interface SentAttempt {
   /** The request as sent, secrets masked; null when none was sent. */
   request: AttemptRequest | null;
   latencyMs: number;
+  /** Per-phase timings; null when no request was made. */
+  timings: AttemptTimings | null;
   statusCode: number | null;
   /** The body's first 64 KiB, secrets masked. */
   preview: string | null;
@@ -40,7 +42,7 @@ export interface SentAttempt {
 }
 
 function unsent(verdict: AttemptVerdict): SentAttempt {
-  return { verdict, request: null, latencyMs: 0, statusCode: null, preview: null, headers: null, bodyText: null, masker: secretMasker([]), budget: jsonPathBudget() };
+  return { verdict, request: null, latencyMs: 0, timings: null, statusCode: null, preview: null, headers: null, bodyText: null, masker: secretMasker([]), budget: jsonPathBudget() };
 }
 
 /** The signature headers of the request under the execution's signing keys; an error when they cannot be decrypted. */
@@ -80,11 +82,12 @@ export async function sendAttempt(deps: RunnerDeps, exe: ClaimedExecution, rende
   const budget = jsonPathBudget();
   const decided = decideAttempt(result, bodyText ?? '', checks, exe.retryPolicy, number, { masker, budget });
   const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : masker.mask(decided.errorMessage) };
-  if (result.kind !== 'response') return { ...unsent(verdict), request: sentRequest, latencyMs: result.latencyMs, masker, budget };
+  if (result.kind !== 'response') return { ...unsent(verdict), request: sentRequest, latencyMs: result.latencyMs, timings: result.timings, masker, budget };
   return {
     verdict,
     request: sentRequest,
     latencyMs: result.latencyMs,
+    timings: result.timings,
     statusCode: result.statusCode,
     preview: maskedPreview(bodyText ?? '', masker),
     headers: maskSecretHeaders(result.headers, masker),
