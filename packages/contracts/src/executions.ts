@@ -161,3 +161,27 @@ export interface ExecutionListQuery extends PageQuery {
 
 /** GET /v1/dlq takes the filters of GET /v1/executions. */
 export type DlqListQuery = ExecutionListQuery;
+
+/** The windows of a job's statistics: hourly buckets over 24 h, daily ones over 7 and 30 days. */
+export const STATS_WINDOWS = ['24h', '7d', '30d'] as const;
+export type StatsWindow = (typeof STATS_WINDOWS)[number];
+
+/** One bucket of a job's statistics: executions that ended in it; percentiles null without any. */
+export type StatsBucket = {
+  start: string;
+  executions: number;
+  failed: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+};
+
+/** GET /v1/jobs/:id/stats: executions that ended in the window; rates 0..1, null without executions. */
+export type JobStats = {
+  window: StatsWindow;
+  executions: number;
+  succeeded: number;
+  failed: number;
+  success_rate: number | null;
+  duration_ms: { p50: number | null; p95: number | null; p99: number | null };
+  buckets: StatsBucket[];
+};

@@ -18,6 +18,7 @@ export {
   type TransportErrorClass, type WaitingReason,
   ATTEMPT_STATUSES, ERROR_CLASSES, EXECUTION_SORTS, EXECUTION_SOURCES, EXECUTION_STATUSES, STEP_DECISIONS, STEP_EXECUTION_STATUSES,
   TRANSPORT_ERROR_CLASSES, WAITING_REASONS,
+  type JobStats, type StatsBucket, type StatsWindow, STATS_WINDOWS,
 } from './executions.js';
 export { type Secret, type SecretInput, type SecretPatch, SECRET_NAME_PATTERN } from './secrets.js';
 export { type SigningKey } from './signing-keys.js';

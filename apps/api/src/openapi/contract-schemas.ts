@@ -1508,6 +1508,107 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "type": "string"
   },
+  "JobStats": {
+    "description": "GET /v1/jobs/:id/stats: executions that ended in the window; rates 0..1, null without executions.",
+    "type": "object",
+    "properties": {
+      "window": {
+        "$ref": "#/components/schemas/StatsWindow"
+      },
+      "executions": {
+        "type": "number"
+      },
+      "succeeded": {
+        "type": "number"
+      },
+      "failed": {
+        "type": "number"
+      },
+      "success_rate": {
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "duration_ms": {
+        "type": "object",
+        "properties": {
+          "p50": {
+            "type": [
+              "null",
+              "number"
+            ]
+          },
+          "p95": {
+            "type": [
+              "null",
+              "number"
+            ]
+          },
+          "p99": {
+            "type": [
+              "null",
+              "number"
+            ]
+          }
+        },
+        "required": [
+          "p50",
+          "p95",
+          "p99"
+        ],
+        "additionalProperties": false
+      },
+      "buckets": {
+        "type": "array",
+        "items": {
+          "description": "One bucket of a job's statistics: executions that ended in it; percentiles null without any.",
+          "type": "object",
+          "properties": {
+            "start": {
+              "type": "string"
+            },
+            "executions": {
+              "type": "number"
+            },
+            "failed": {
+              "type": "number"
+            },
+            "p50_ms": {
+              "type": [
+                "null",
+                "number"
+              ]
+            },
+            "p95_ms": {
+              "type": [
+                "null",
+                "number"
+              ]
+            }
+          },
+          "required": [
+            "executions",
+            "failed",
+            "p50_ms",
+            "p95_ms",
+            "start"
+          ],
+          "additionalProperties": false
+        }
+      }
+    },
+    "required": [
+      "buckets",
+      "duration_ms",
+      "executions",
+      "failed",
+      "succeeded",
+      "success_rate",
+      "window"
+    ],
+    "additionalProperties": false
+  },
   "JobSummary": {
     "description": "An item of GET /v1/jobs: the job, with `request` and `steps` cut to what identifies them, so a\npage stays small whatever the bodies, headers and templates of its jobs weigh.",
     "type": "object",
@@ -2036,6 +2137,14 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "signing_key"
     ],
     "additionalProperties": false
+  },
+  "StatsWindow": {
+    "enum": [
+      "24h",
+      "30d",
+      "7d"
+    ],
+    "type": "string"
   },
   "Step": {
     "anyOf": [

@@ -1,4 +1,5 @@
 import type {
+  JobStats,
   ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
   ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
   TriggerResult, WorkspaceCreated, WorkspaceFire,
@@ -126,6 +127,23 @@ export const failedExecution: Execution = {
   error_class: 'HTTP_5XX',
   error_message: 'status 503 is not a success status',
   dead_lettered_at: later,
+};
+
+/** A day of a job running every hour, one run failed. */
+export const jobStats: JobStats = {
+  window: '24h',
+  executions: 24,
+  succeeded: 23,
+  failed: 1,
+  success_rate: 23 / 24,
+  duration_ms: { p50: 412, p95: 1_187, p99: 2_050 },
+  buckets: Array.from({ length: 24 }, (_, i) => ({
+    start: new Date(Date.UTC(2026, 10, 26, i)).toISOString(),
+    executions: 1,
+    failed: i === 9 ? 1 : 0,
+    p50_ms: i === 9 ? 2_050 : 412,
+    p95_ms: i === 9 ? 2_050 : 412,
+  })),
 };
 
 /** Fires of the ledger: one that fired on time, and a window after an outage (its catch-up and a missed slot it covered). */

@@ -100,6 +100,13 @@ const jobs: Operation[] = [
     query: s.jobFireList,
     success: { 200: { description: 'A page of fires.', schema: { list: 'Fire' }, example: ex.list(ex.fires) } },
   },
+  {
+    method: 'get', path: '/v1/jobs/:id/stats', tag: 'Executions', auth: 'api', summary: "A job's statistics: executions, success rate, duration percentiles",
+    description:
+      'Executions that ended in the window: `24h` (24 hourly buckets, the current hour last) or `7d`, `30d` (daily UTC buckets, today last). Read from an hourly rollup kept as executions end; percentiles are within 10% of the exact value. Rates are 0..1; rates and percentiles are null with no executions.',
+    query: s.jobStats,
+    success: { 200: { description: 'The statistics.', schema: 'JobStats', example: ex.jobStats } },
+  },
   { method: 'get', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a job's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([ex.rule]) } } },
   {
     method: 'post', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: 'Add a notification rule to a job',

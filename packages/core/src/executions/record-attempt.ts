@@ -5,6 +5,7 @@ import { perPool } from '../db/per-pool.js';
 import { executionEventWanted } from '../notifications/insert-event.js';
 import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
+import { durationClass, rollupWrite } from './job-stats.js';
 import { backoffMs, type AttemptVerdict } from '../attempts/decide-attempt.js';
 
 /** What an attempt produced, with secret values already masked out of everything stored. */
@@ -33,6 +34,8 @@ interface RecordRow {
   outcome: string;
   at: Date;
   durationMs: number;
+  /** The duration's class in the statistics rollup (job-stats.ts). */
+  durationClass: number;
   finalResponse: unknown;
   finalOutput: unknown;
   errorClass: ErrorClass | null;
@@ -59,6 +62,7 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'outcome', type: 'text', value: (r) => r.outcome },
   { name: 'at', type: 'timestamptz', value: (r) => r.at },
   { name: 'duration_ms', type: 'int', value: (r) => r.durationMs },
+  { name: 'duration_class', type: 'int', value: (r) => r.durationClass },
   { name: 'final_response', type: 'jsonb', value: (r) => r.finalResponse },
   { name: 'final_output', type: 'jsonb', value: (r) => r.finalOutput },
   { name: 'error_class', type: 'text', value: (r) => r.errorClass },
@@ -114,7 +118,8 @@ const RECORD_SQL = `
     SELECT u.workspace_id, 'execution.' || u.status, u.id, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id
      WHERE u.status IN ('succeeded', 'failed') AND ${executionEventWanted('j', 'u.status')}
-  ), completed AS (
+  ), ${rollupWrite('rolled', `SELECT u.job_id, i.at, u.status = 'failed' AS failed, i.duration_class
+      FROM updated AS u JOIN input AS i ON i.id = u.id WHERE u.status IN ('succeeded', 'failed')`)}, completed AS (
     UPDATE jobs AS j SET state = 'completed', updated_at = i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
      WHERE j.id = i.completes_job_id AND j.kind IN ('one_time', 'scheduled') AND j.state = 'active' AND j.next_run_at IS NULL
@@ -165,6 +170,7 @@ export async function recordAttempt(
       outcome: verdict.outcome,
       at: now,
       durationMs: now.getTime() - exe.startedAt.getTime(),
+      durationClass: durationClass(now.getTime() - exe.startedAt.getTime()),
       finalResponse,
       finalOutput: record.output,
       errorClass: verdict.errorClass,

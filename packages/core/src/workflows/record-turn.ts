@@ -148,7 +148,7 @@ function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
     }
   }
   if (rec.state.status === 'final') {
-    ctes.push(...executionEndedWrites(b, { workspaceId: run.exe.workspaceId, executionId: run.exe.id, jobId: run.exe.jobId, outcome: rec.state.final.status, at: now }, 'moved'));
+    ctes.push(...executionEndedWrites(b, { workspaceId: run.exe.workspaceId, executionId: run.exe.id, jobId: run.exe.jobId, outcome: rec.state.final.status, at: now, durationMs: now.getTime() - run.exe.startedAt.getTime() }, 'moved'));
   }
   return named(`WITH ${ctes.join(', ')} SELECT status, waiting_reason FROM moved`, b.values);
 }
