@@ -14,7 +14,7 @@ export const CONTRACT_SCHEMAS_FILE = path.join(root, 'apps/api/src/openapi/contr
 export const RESPONSE_TYPES = [
   'ApiTokenCreated', 'Approval', 'ApprovalDecisionResult', 'Channel', 'ChannelTestResult', 'Delivery', 'DlqStats', 'ErrorEnvelope', 'Execution',
   'ExecutionSummary', 'Fire', 'ImportResult', 'Job', 'JobContext', 'JobStats', 'JobSummary', 'Monitor', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
-  'Rule', 'Secret', 'SigningKey', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
+  'Rule', 'Secret', 'ShieldsEndpoint', 'SigningKey', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
 ];
 
 type Schema = Record<string, unknown>;

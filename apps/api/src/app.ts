@@ -21,6 +21,7 @@ import { jobsRouter } from './routers/jobs.router.js';
 import { monitorsRouter } from './routers/monitors.router.js';
 import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
+import { badgesRouter } from './routers/badges.router.js';
 import { resumeRouter } from './routers/resume.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
@@ -67,6 +68,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.ping, pingRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.badges, badgesRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
   const reads = workspaceReadGate();

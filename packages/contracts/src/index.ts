@@ -32,7 +32,10 @@ export {
   type Fire, type FireListQuery, type FireMissedPayload, type FireOutcome, type FireSkipReason, type WorkspaceFire, type WorkspaceFireListQuery,
   FIRE_OUTCOMES, FIRE_SKIP_REASONS,
 } from './fires.js';
-export { type Monitor, type MonitorInput, type MonitorListQuery, type MonitorPatch, type MonitorState, type PingResult, MONITOR_STATES } from './monitors.js';
+export {
+  type BadgeState, type Monitor, type MonitorInput, type MonitorListQuery, type MonitorPatch, type MonitorState, type PingResult, type ShieldsEndpoint, BADGE_STATES, MONITOR_STATES,
+  type PublicStatusPage, type StatusDayState, type StatusPage, type StatusPageInput, type StatusPageItem, type StatusPagePatch,
+} from './monitors.js';
 export { type DlqStats, type PurgeInput, type PurgeResult, type ReplayBatchInput, type ReplayBatchResult, REPLAY_BATCH_MAX } from './dlq.js';
 export {
   type Approval, type ApprovalDecision, type ApprovalDecisionResult, type ApprovalStatus, type ResumeResult, type TriggerResult, APPROVAL_STATUSES,

@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'ConsoleSession', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'FireGap', 'InFlightCount', 'Job', 'JobContext', 'JobCount', 'JobStatsHour', 'Monitor', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'Secret', 'StepAttempt', 'StepExecution', 'StoredBytesTotal', 'StoredValueUpgrade', 'Worker', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'ConsoleSession', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'FireGap', 'InFlightCount', 'Job', 'JobContext', 'JobCount', 'JobStatsHour', 'Monitor', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'Secret', 'StatusPage', 'StepAttempt', 'StepExecution', 'StoredBytesTotal', 'StoredValueUpgrade', 'Worker', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {

@@ -455,6 +455,18 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "type": "string"
   },
+  "BadgeState": {
+    "enum": [
+      "down",
+      "failing",
+      "late",
+      "new",
+      "passing",
+      "paused",
+      "up"
+    ],
+    "type": "string"
+  },
   "Channel": {
     "description": "A channel as the API shows it: never a credential, only the names of those that are set.",
     "type": "object",
@@ -1457,6 +1469,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "badge_url": {
+        "description": "The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io).",
+        "type": "string"
+      },
       "created_at": {
         "type": "string"
       },
@@ -1465,6 +1481,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "badge_url",
       "created_at",
       "id",
       "idempotency_key",
@@ -1725,6 +1742,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "badge_url": {
+        "description": "The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io).",
+        "type": "string"
+      },
       "created_at": {
         "type": "string"
       },
@@ -1733,6 +1754,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "badge_url",
       "created_at",
       "id",
       "idempotency_key",
@@ -1786,6 +1808,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "badge_url": {
+        "description": "The public, unguessable URL of the monitor's status badge (SVG; `.json` for shields.io).",
+        "type": "string"
+      },
       "created_at": {
         "type": "string"
       },
@@ -1794,6 +1820,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "badge_url",
       "created_at",
       "expected_interval_sec",
       "grace_sec",
@@ -2118,6 +2145,32 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "id",
       "name",
       "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "ShieldsEndpoint": {
+    "description": "GET /v1/badges/:token.json: a shields.io endpoint object.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "type": "number",
+        "const": 1
+      },
+      "label": {
+        "type": "string"
+      },
+      "message": {
+        "$ref": "#/components/schemas/BadgeState"
+      },
+      "color": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "color",
+      "label",
+      "message",
+      "schemaVersion"
     ],
     "additionalProperties": false
   },

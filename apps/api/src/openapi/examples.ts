@@ -1,4 +1,5 @@
 import type {
+  ShieldsEndpoint,
   JobStats,
   ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
   ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
@@ -36,6 +37,7 @@ export const job: Job = {
   on_failure_url: 'https://hooks.example.com/cron-failed',
   notification_override: 'inherit',
   idempotency_key: null,
+  badge_url: 'https://cron.example.com/v1/badges/bdg_9e107d9d372bb6826bd81d3542a419d69e107d9d372bb6826bd81d3542a419d6.svg',
   created_at: at,
   updated_at: at,
 };
@@ -129,6 +131,8 @@ export const failedExecution: Execution = {
   dead_lettered_at: later,
 };
 
+export const shields: ShieldsEndpoint = { schemaVersion: 1, label: 'nightly report', message: 'passing', color: '2e7d32' };
+
 /** A day of a job running every hour, one run failed. */
 export const jobStats: JobStats = {
   window: '24h',
@@ -216,6 +220,7 @@ export const monitor: Monitor = {
   last_ping_at: at,
   next_due_at: '2026-11-28T09:10:00.000Z',
   ping_url: 'https://cron.example.com/v1/ping/mB0x3zQ5cW8vN2kJ7hG4fD1sA9pL6tR',
+  badge_url: 'https://cron.example.com/v1/badges/bdg_5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592.svg',
   created_at: at,
   updated_at: at,
 };

@@ -8,6 +8,7 @@ import { pagingKeys, type Page } from '../lists/paging.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { revealPingToken } from './ping-token.js';
+import { badgeUrl } from '../jobs/public-urls.js';
 
 export type MonitorRow = Monitor;
 
@@ -50,6 +51,7 @@ export function serializeMonitor(monitor: MonitorRow, config: Pick<Config, 'secr
     last_ping_at: iso(monitor.lastPingAt),
     next_due_at: iso(monitor.nextDueAt),
     ping_url: token === null ? null : pingUrl(config.publicBaseUrl, token),
+    badge_url: badgeUrl(config.publicBaseUrl, monitor.badgeToken),
     created_at: monitor.createdAt.toISOString(),
     updated_at: monitor.updatedAt.toISOString(),
   };
