@@ -23,6 +23,7 @@ import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
 import { notificationRulesRouter } from './routers/notification-rules.router.js';
 import { snoozeRouter } from './routers/snooze.router.js';
+import { badgesRouter } from './routers/badges.router.js';
 import { resumeRouter } from './routers/resume.router.js';
 import { hostLimitsRouter } from './routers/host-limits.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
@@ -75,6 +76,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.snooze, snoozeRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.badges, badgesRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
   const reads = workspaceReadGate();

@@ -115,6 +115,12 @@ it('answers every documented operation as the document says', async () => {
   await call('get', '/v1/executions', { query: { status: 'succeeded' } });
   await call('get', '/v1/executions', { query: { status: 'sleeping' } });
   await call('get', `/v1/jobs/${job.body.id}/executions`);
+  // Statistics and the job's badge, rotated.
+  await call('get', `/v1/jobs/${job.body.id}/stats`, { query: { window: '7d' } });
+  await call('get', `/v1/jobs/${job.body.id}/stats`, { query: { window: '1y' } });
+  const rotated = await call('post', `/v1/jobs/${job.body.id}/badge/rotate`);
+  await call('get', new URL(rotated.body.badge_url).pathname.replace(/\.svg$/, '.json'), { auth: null });
+  await call('get', `/v1/badges/bdg_${'0'.repeat(64)}.json`, { auth: null });
   await call('get', `/v1/executions/${run.body.id}/notifications`);
   await call('post', `/v1/executions/${run.body.id}/replay`);
   await call('post', `/v1/executions/${run.body.id}/park`);
@@ -169,6 +175,7 @@ it('answers every documented operation as the document says', async () => {
   await call('get', `${pingPath}/fail`, { auth: null });
   await call('post', `${pingPath}/fail`, { auth: null, body: 'disk full' });
   await call('get', `/v1/monitors/${monitor.body.id}/pings`, { query: { limit: '5' } });
+  await call('post', `/v1/monitors/${monitor.body.id}/badge/rotate`);
   await call('post', `/v1/monitors/${monitor.body.id}/pause`);
   await call('post', `/v1/monitors/${monitor.body.id}/resume`);
   const monitorRule = await call('post', `/v1/monitors/${monitor.body.id}/notification-rules`, { body: { channel_id: channel.body.id, event: 'on_down' } });

@@ -7,6 +7,7 @@ import { schema as purgeSchema } from './dlq/purge-dlq.js';
 import { snoozeLinkQuery, snoozeSchema } from './notifications/snooze.js';
 import { schema as replayBatchSchema } from './dlq/replay-batch.js';
 import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js';
+import { querySchema as jobStatsQuery } from './executions/job-stats.js';
 import { querySchema as executionListQuery } from './executions/list-executions.js';
 import { jobQuerySchema as jobFireListQuery, workspaceQuerySchema as fireListQuery } from './fires/list-fires.js';
 import { hostLimitQuerySchema, hostLimitSchema } from './hosts/host-limits.js';
@@ -38,6 +39,7 @@ export const requestSchemas = {
   jobList: jobListQuery,
   jobContextPatch,
   executionList: executionListQuery,
+  jobStats: jobStatsQuery,
   jobFireList: jobFireListQuery,
   fireList: fireListQuery,
   dlqReplayBatch: replayBatchSchema,

@@ -347,6 +347,55 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "latencyMs": {
         "type": "number"
       },
+      "timings": {
+        "description": "Null for attempts recorded before timings were.",
+        "anyOf": [
+          {
+            "description": "How long each phase of an attempt took, in whole milliseconds; null for a phase that did not\nhappen: `dns_ms` for an address host, `dns_ms`, `connect_ms` and `tls_ms` on a reused connection,\n`tls_ms` over http, `ttfb_ms` (request written to response headers) without a response.",
+            "type": "object",
+            "properties": {
+              "dns_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "connect_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "tls_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "ttfb_ms": {
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "total_ms": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "connect_ms",
+              "dns_ms",
+              "tls_ms",
+              "total_ms",
+              "ttfb_ms"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
       "request": {
         "description": "Null when nothing was sent (or the attempt was recorded before requests were).",
         "anyOf": [
@@ -470,6 +519,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "startedAt",
       "status",
       "statusCode",
+      "timings",
       "updated_at"
     ],
     "additionalProperties": false
@@ -562,6 +612,18 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "target_type"
     ],
     "additionalProperties": false
+  },
+  "BadgeState": {
+    "enum": [
+      "down",
+      "failing",
+      "late",
+      "new",
+      "passing",
+      "paused",
+      "up"
+    ],
+    "type": "string"
   },
   "Channel": {
     "description": "A channel as the API shows it: never a credential, only the names of those that are set.",
@@ -1611,6 +1673,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "badge_url": {
+        "description": "The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io).",
+        "type": "string"
+      },
       "created_at": {
         "type": "string"
       },
@@ -1619,6 +1685,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "badge_url",
       "created_at",
       "id",
       "idempotency_key",
@@ -1661,6 +1728,107 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "paused"
     ],
     "type": "string"
+  },
+  "JobStats": {
+    "description": "GET /v1/jobs/:id/stats: executions that ended in the window; rates 0..1, null without executions.",
+    "type": "object",
+    "properties": {
+      "window": {
+        "$ref": "#/components/schemas/StatsWindow"
+      },
+      "executions": {
+        "type": "number"
+      },
+      "succeeded": {
+        "type": "number"
+      },
+      "failed": {
+        "type": "number"
+      },
+      "success_rate": {
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "duration_ms": {
+        "type": "object",
+        "properties": {
+          "p50": {
+            "type": [
+              "null",
+              "number"
+            ]
+          },
+          "p95": {
+            "type": [
+              "null",
+              "number"
+            ]
+          },
+          "p99": {
+            "type": [
+              "null",
+              "number"
+            ]
+          }
+        },
+        "required": [
+          "p50",
+          "p95",
+          "p99"
+        ],
+        "additionalProperties": false
+      },
+      "buckets": {
+        "type": "array",
+        "items": {
+          "description": "One bucket of a job's statistics: executions that ended in it; percentiles null without any.",
+          "type": "object",
+          "properties": {
+            "start": {
+              "type": "string"
+            },
+            "executions": {
+              "type": "number"
+            },
+            "failed": {
+              "type": "number"
+            },
+            "p50_ms": {
+              "type": [
+                "null",
+                "number"
+              ]
+            },
+            "p95_ms": {
+              "type": [
+                "null",
+                "number"
+              ]
+            }
+          },
+          "required": [
+            "executions",
+            "failed",
+            "p50_ms",
+            "p95_ms",
+            "start"
+          ],
+          "additionalProperties": false
+        }
+      }
+    },
+    "required": [
+      "buckets",
+      "duration_ms",
+      "executions",
+      "failed",
+      "succeeded",
+      "success_rate",
+      "window"
+    ],
+    "additionalProperties": false
   },
   "JobSummary": {
     "description": "An item of GET /v1/jobs: the job, with `request` and `steps` cut to what identifies them, so a\npage stays small whatever the bodies, headers and templates of its jobs weigh.",
@@ -1778,6 +1946,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "badge_url": {
+        "description": "The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io).",
+        "type": "string"
+      },
       "created_at": {
         "type": "string"
       },
@@ -1786,6 +1958,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "badge_url",
       "created_at",
       "id",
       "idempotency_key",
@@ -1876,6 +2049,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "badge_url": {
+        "description": "The public, unguessable URL of the monitor's status badge (SVG; `.json` for shields.io).",
+        "type": "string"
+      },
       "created_at": {
         "type": "string"
       },
@@ -1884,6 +2061,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "badge_url",
       "created_at",
       "expected_interval_sec",
       "grace_sec",
@@ -2324,6 +2502,32 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
+  "ShieldsEndpoint": {
+    "description": "GET /v1/badges/:token.json: a shields.io endpoint object.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "type": "number",
+        "const": 1
+      },
+      "label": {
+        "type": "string"
+      },
+      "message": {
+        "$ref": "#/components/schemas/BadgeState"
+      },
+      "color": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "color",
+      "label",
+      "message",
+      "schemaVersion"
+    ],
+    "additionalProperties": false
+  },
   "SigningKey": {
     "description": "GET /v1/signing-key and POST /v1/signing-key/rotate.",
     "type": "object",
@@ -2392,6 +2596,14 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "snoozed_until"
     ],
     "additionalProperties": false
+  },
+  "StatsWindow": {
+    "enum": [
+      "24h",
+      "30d",
+      "7d"
+    ],
+    "type": "string"
   },
   "Step": {
     "anyOf": [

@@ -95,6 +95,7 @@ function successResponse(op: Operation, success: Success): Json {
   const schema = typeof success.schema === 'string' ? ref(success.schema) : listOf(success.schema.list);
   const content: Json = { 'application/json': { schema, example: success.example } };
   if (op.path === '/v1/approvals/:token' && op.method === 'get') content['text/html'] = { schema: { type: 'string', description: 'The review page.' } };
+  for (const [type, description] of Object.entries(success.otherMedia ?? {})) content[type] = { schema: { type: 'string', description } };
   return { description: success.description, content };
 }
 

@@ -1,4 +1,6 @@
 import type {
+  ShieldsEndpoint,
+  JobStats,
   ApiToken, ApiTokenCreated, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
   HostLimit, ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
   TriggerResult, WorkspaceCreated, WorkspaceFire,
@@ -35,6 +37,7 @@ export const job: Job = {
   on_failure_url: 'https://hooks.example.com/cron-failed',
   notification_override: 'inherit',
   idempotency_key: null,
+  badge_url: 'https://cron.example.com/v1/badges/bdg_9e107d9d372bb6826bd81d3542a419d69e107d9d372bb6826bd81d3542a419d6.svg',
   created_at: at,
   updated_at: at,
 };
@@ -59,6 +62,7 @@ export const execution: Execution = {
       status: 'SUCCESS',
       statusCode: 200,
       latencyMs: 412,
+      timings: { dns_ms: 12, connect_ms: 31, tls_ms: 58, ttfb_ms: 305, total_ms: 412 },
       request: {
         method: 'POST',
         url: 'https://reports.example.com/run',
@@ -126,6 +130,25 @@ export const failedExecution: Execution = {
   error_class: 'HTTP_5XX',
   error_message: 'status 503 is not a success status',
   dead_lettered_at: later,
+};
+
+export const shields: ShieldsEndpoint = { schemaVersion: 1, label: 'nightly report', message: 'passing', color: '2e7d32' };
+
+/** A day of a job running every hour, one run failed. */
+export const jobStats: JobStats = {
+  window: '24h',
+  executions: 24,
+  succeeded: 23,
+  failed: 1,
+  success_rate: 23 / 24,
+  duration_ms: { p50: 412, p95: 1_187, p99: 2_050 },
+  buckets: Array.from({ length: 24 }, (_, i) => ({
+    start: new Date(Date.UTC(2026, 10, 26, i)).toISOString(),
+    executions: 1,
+    failed: i === 9 ? 1 : 0,
+    p50_ms: i === 9 ? 2_050 : 412,
+    p95_ms: i === 9 ? 2_050 : 412,
+  })),
 };
 
 /** Fires of the ledger: one that fired on time, and a window after an outage (its catch-up and a missed slot it covered). */
@@ -217,6 +240,7 @@ export const monitor: Monitor = {
   next_due_at: '2026-11-28T09:10:00.000Z',
   last_duration_ms: 754_210,
   ping_url: 'https://cron.example.com/v1/ping/mB0x3zQ5cW8vN2kJ7hG4fD1sA9pL6tR',
+  badge_url: 'https://cron.example.com/v1/badges/bdg_5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592.svg',
   created_at: at,
   updated_at: at,
 };

@@ -33,6 +33,8 @@ export interface Success {
   description: string;
   schema?: string | { list: string };
   example?: unknown;
+  /** Answers in other media types than JSON, with what each is. */
+  otherMedia?: { [type: string]: string };
 }
 
 export interface Operation {
@@ -101,6 +103,14 @@ const jobs: Operation[] = [
     description: 'Every slot of the schedule while the job was active, newest `scheduled_for` first, with its outcome: `pending`, `fired`, `late`, `caught_up`, `missed` or `skipped`. `from` and `to` bound `scheduled_for`, both inclusive. Manual runs never appear.',
     query: s.jobFireList,
     success: { 200: { description: 'A page of fires.', schema: { list: 'Fire' }, example: ex.list(ex.fires) } },
+  },
+  { method: 'post', path: '/v1/jobs/:id/badge/rotate', tag: 'Jobs', auth: 'api', summary: "Give a job's badge a new URL (the old one stops answering)", success: { 200: { description: 'The job, with its new badge_url.', schema: 'Job', example: ex.job } } },
+  {
+    method: 'get', path: '/v1/jobs/:id/stats', tag: 'Executions', auth: 'api', summary: "A job's statistics: executions, success rate, duration percentiles",
+    description:
+      'Executions that ended in the window: `24h` (24 hourly buckets, the current hour last) or `7d`, `30d` (daily UTC buckets, today last). Read from an hourly rollup kept as executions end; percentiles are within 10% of the exact value. Rates are 0..1; rates and percentiles are null with no executions.',
+    query: s.jobStats,
+    success: { 200: { description: 'The statistics.', schema: 'JobStats', example: ex.jobStats } },
   },
   { method: 'get', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a job's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([ex.rule]) } } },
   {
@@ -219,6 +229,7 @@ const monitors: Operation[] = [
     success: { 201: { description: 'The rule.', schema: 'Rule', example: { ...ex.rule, event: 'on_down', job_id: null, monitor_id: ex.monitor.id } } },
     errors: ['conflict'],
   },
+  { method: 'post', path: '/v1/monitors/:id/badge/rotate', tag: 'Monitors', auth: 'api', summary: "Give a monitor's badge a new URL (the old one stops answering)", success: { 200: { description: 'The monitor, with its new badge_url.', schema: 'Monitor', example: ex.monitor } } },
   { method: 'delete', path: '/v1/monitors/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a monitor's notification rule", success: { 204: deleted } },
   // Any rule, of a job or a monitor: its alert state, snooze and unsnooze.
   {
@@ -263,6 +274,12 @@ const publicEndpoints: Operation[] = [
     method: 'get', path: '/v1/approvals/:token', tag: 'Public', auth: 'token', summary: 'Read an approval',
     description: 'JSON, or the review page (HTML with Approve and Reject buttons) when the client accepts text/html.',
     success: { 200: { description: 'The approval.', schema: 'Approval', example: ex.approval } },
+  },
+  {
+    method: 'get', path: '/v1/badges/:token', tag: 'Public', auth: 'token', summary: "A job's or monitor's status badge",
+    description:
+      "`:token` is the badge token followed by `.svg` (an SVG image: the name and `passing`, `failing`, `late`, `paused`, `up`, `down` or `new`) or `.json` (the same as a shields.io endpoint object). `Cache-Control: public, max-age=30`. The URL is each job's and monitor's `badge_url`.",
+    success: { 200: { description: 'The badge.', schema: 'ShieldsEndpoint', example: ex.shields, otherMedia: { 'image/svg+xml': 'The badge as an image, for a token ending `.svg`.' } } },
   },
   { method: 'post', path: '/v1/approvals/:token/approve', tag: 'Public', auth: 'token', summary: 'Approve', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: ex.decision } }, errors: ['already_decided'] },
   {

@@ -1,7 +1,7 @@
 import { IDEMPOTENCY_KEY_HEADER, type ImportResult } from '@cronsvc/contracts';
 import { Router } from 'express';
 import {
-  AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, jobFire, listExecutions, listJobFires, listJobs, patchJobContext, pauseJob,
+  AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, jobFire, jobStats, rotateJobBadge, listExecutions, listJobFires, listJobs, patchJobContext, pauseJob,
   resumeJob, runNow, serializeExecution, serializeExecutionSummary, serializeJob, serializeJobSummary, updateJob, type JobRow,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
@@ -67,6 +67,13 @@ export function jobsRouter(deps: ApiDeps): Router {
     const job = await findJob(deps.db, ws(res), req.params.id);
     const page = await listJobFires(deps, ws(res), job.id, req.query);
     res.json({ ...page, data: page.data.map(jobFire) });
+  });
+  router.post('/:id/badge/rotate', async (req, res) => {
+    res.json(await rotateJobBadge(deps, ws(res), req.params.id));
+  });
+  router.get('/:id/stats', async (req, res) => {
+    const job = await findJob(deps.db, ws(res), req.params.id);
+    res.json(await jobStats(deps, job.id, req.query));
   });
   router.use('/:id/notification-rules', rulesRouter(deps, 'job'));
   return router;

@@ -37,6 +37,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /v1/approvals/:token/reject': 'public',
   'GET /v1/snooze/:token': 'public',
   'POST /v1/snooze/:token': 'public',
+  'GET /v1/badges/:token': 'public',
 
   // The admin API.
   'POST /admin/v1/workspaces': 'admin',
@@ -57,6 +58,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'PATCH /v1/jobs/:id/context': 'write',
   'GET /v1/jobs/:id/executions': 'read',
   'GET /v1/jobs/:id/fires': 'read',
+  'GET /v1/jobs/:id/stats': 'read',
+  'POST /v1/jobs/:id/badge/rotate': 'write',
   'GET /v1/jobs/:id/notification-rules': 'read',
   'POST /v1/jobs/:id/notification-rules': 'write',
   'DELETE /v1/jobs/:id/notification-rules/:rule_id': 'write',
@@ -103,6 +106,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /v1/monitors': 'read',
   'GET /v1/monitors/:id': 'read',
   'GET /v1/monitors/:id/pings': 'read',
+  'POST /v1/monitors/:id/badge/rotate': 'write',
   'PATCH /v1/monitors/:id': 'write',
   'DELETE /v1/monitors/:id': 'write',
   'POST /v1/monitors/:id/pause': 'run',

@@ -1,4 +1,4 @@
-import type { AttemptRequest, AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptStatus, AttemptTimings, ErrorClass } from '@cronsvc/contracts';
 import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
@@ -6,6 +6,7 @@ import { executionEventWanted } from '../notifications/insert-event.js';
 import { streakCounted, streakWrites } from '../notifications/streak-writes.js';
 import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
+import { durationClass, rollupWrite } from './job-stats.js';
 import type { AttemptVerdict } from '../attempts/decide-attempt.js';
 
 /** What an attempt produced, with secret values already masked out of everything stored. */
@@ -14,6 +15,8 @@ export interface AttemptRecord {
   /** The request as sent, secrets masked; null when none was sent. */
   request: AttemptRequest | null;
   latencyMs: number;
+  /** Per-phase timings; null or absent when no request was made. */
+  timings?: AttemptTimings | null;
   statusCode: number | null;
   preview: string | null;
   headers: Record<string, string> | null;
@@ -34,6 +37,8 @@ interface RecordRow {
   outcome: string;
   at: Date;
   durationMs: number;
+  /** The duration's class in the statistics rollup (job-stats.ts). */
+  durationClass: number;
   finalResponse: unknown;
   finalOutput: unknown;
   errorClass: ErrorClass | null;
@@ -43,6 +48,7 @@ interface RecordRow {
   attemptStatus: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
+  timings: AttemptTimings | null;
   request: AttemptRequest | null;
   bodyPreview: string | null;
   responseHeaders: Record<string, string> | null;
@@ -60,6 +66,7 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'outcome', type: 'text', value: (r) => r.outcome },
   { name: 'at', type: 'timestamptz', value: (r) => r.at },
   { name: 'duration_ms', type: 'int', value: (r) => r.durationMs },
+  { name: 'duration_class', type: 'int', value: (r) => r.durationClass },
   { name: 'final_response', type: 'jsonb', value: (r) => r.finalResponse },
   { name: 'final_output', type: 'jsonb', value: (r) => r.finalOutput },
   { name: 'error_class', type: 'text', value: (r) => r.errorClass },
@@ -68,6 +75,7 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'attempt_status', type: 'text', value: (r) => r.attemptStatus },
   { name: 'status_code', type: 'int', value: (r) => r.statusCode },
   { name: 'latency_ms', type: 'int', value: (r) => r.latencyMs },
+  { name: 'timings', type: 'jsonb', value: (r) => r.timings },
   { name: 'request', type: 'jsonb', value: (r) => r.request },
   { name: 'body_preview', type: 'text', value: (r) => r.bodyPreview },
   { name: 'response_headers', type: 'jsonb', value: (r) => r.responseHeaders },
@@ -106,8 +114,8 @@ const RECORD_SQL = `
      WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1 AND e.claim_token = i.claim_token
     RETURNING e.id, e.status, e.workspace_id, e.job_id
   ), attempt AS (
-    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, request, body_preview, response_headers, error_class, error_message, started_at, budget_wait_ms, created_at)
-    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.request, i.body_preview, i.response_headers,
+    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, timings, request, body_preview, response_headers, error_class, error_message, started_at, budget_wait_ms, created_at)
+    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.timings, i.request, i.body_preview, i.response_headers,
            i.error_class, i.error_message, i.started_at, i.budget_wait_ms, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
   ), finished AS (
@@ -119,7 +127,8 @@ const RECORD_SQL = `
     SELECT u.workspace_id, 'execution.' || u.status, u.id, se.failures, se.epoch, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id LEFT JOIN streak_events AS se ON se.id = u.id
      WHERE u.status IN ('succeeded', 'failed') AND ${executionEventWanted('j', 'u.status')}
-  ), completed AS (
+  ), ${rollupWrite('rolled', `SELECT u.job_id, i.at, u.status = 'failed' AS failed, i.duration_class
+      FROM updated AS u JOIN input AS i ON i.id = u.id WHERE u.status IN ('succeeded', 'failed')`)}, completed AS (
     UPDATE jobs AS j SET state = 'completed', updated_at = i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
      WHERE j.id = i.completes_job_id AND j.kind IN ('one_time', 'scheduled') AND j.state = 'active' AND j.next_run_at IS NULL
@@ -170,6 +179,7 @@ export async function recordAttempt(
       outcome: verdict.outcome,
       at: now,
       durationMs: now.getTime() - exe.startedAt.getTime(),
+      durationClass: durationClass(now.getTime() - exe.startedAt.getTime()),
       finalResponse,
       finalOutput: record.output,
       errorClass: verdict.errorClass,
@@ -178,6 +188,7 @@ export async function recordAttempt(
       attemptStatus: verdict.status,
       statusCode: record.statusCode,
       latencyMs: record.latencyMs,
+      timings: record.timings ?? null,
       request: record.request,
       bodyPreview: record.preview,
       responseHeaders: record.headers,

@@ -19,6 +19,16 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${id}`;
 }
 
+/** The secret part of a public badge URL: `bdg_` and 64 hex digits (256 random bits). */
+export function newBadgeToken(): string {
+  return `bdg_${randomBytes(32).toString('hex')}`;
+}
+
+/** The secret part of a public status page URL: `sts_` and 64 hex digits (256 random bits). */
+export function newStatusPageToken(): string {
+  return `sts_${randomBytes(32).toString('hex')}`;
+}
+
 /**
  * How a token is stored and looked up: its SHA-256. Tokens have 256 bits of entropy, so a plain hash
  * is as good as a slow one, and a lookup by hash under a unique index never compares tokens.

@@ -1,6 +1,6 @@
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import { newId } from '../ids/ids.js';
+import { newBadgeToken, newId } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
@@ -50,6 +50,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
+    badgeToken: newBadgeToken(),
     storedBytes: jobStoredBytes({ ...fields, idempotencyKey: idempotencyKey ?? null }),
     ...webhookColumns(deps.config.secretsEncryptionKey, { id, workspaceId }, input, null, input.webhook_secret !== undefined),
   };

@@ -34,6 +34,7 @@ interface JobRecord {
   jitter_seconds: number;
   stored_bytes: number;
   summary: Prisma.JsonValue;
+  badge_token: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -82,6 +83,7 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'jitter_seconds', type: 'int', value: (j) => j.jitterSeconds },
   { name: 'stored_bytes', type: 'int', value: (j) => j.storedBytes },
   { name: 'summary', type: 'jsonb', value: (j) => j.summary },
+  { name: 'badge_token', type: 'text', value: (j) => j.badgeToken },
 ];
 
 const INPUT_COLUMNS: readonly Column<NewJob>[] = [
@@ -152,6 +154,7 @@ function jobFromRecord(r: JobRecord): JobRow {
     jitterSeconds: r.jitter_seconds,
     storedBytes: r.stored_bytes,
     summary: r.summary,
+    badgeToken: r.badge_token,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -4,6 +4,7 @@ import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
 import type { StepsEditor } from '../step-form.js';
+import { badgeSection } from './badge-copy.view.js';
 import { fireStrip } from './fire-strip.view.js';
 import { jobForm } from './job-form.view.js';
 import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
@@ -122,6 +123,7 @@ ${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'dan
 <section class="card" aria-labelledby="schedule-heading"><h2 id="schedule-heading">Schedule</h2><p><strong>${scheduleInWords(job)}</strong></p>${nextFires(ctx, job, view.fires)}</section>
 <section class="card" aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>${details(ctx, job)}</section>
 </div>
+${badgeSection(job.name, job.badge_url)}
 ${view.ledger ? html`<section class="card" aria-labelledby="ledger-heading"><h2 id="ledger-heading">Recent fires</h2>${fireStrip(view.ledger, ctx.now)}</section>` : ''}
 <section class="card" aria-labelledby="recent-heading"><h2 id="recent-heading">Recent executions</h2>${recentExecutions(ctx, job, view.executions)}</section>
 <section class="card" aria-labelledby="rules-heading"><h2 id="rules-heading">Notification rules</h2>${rulesSection(ctx, job, view.rules, view.channels)}</section>`,

@@ -3,6 +3,7 @@ import { when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
+import { badgeCopy } from './badge-copy.view.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
 import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 
@@ -30,6 +31,7 @@ function row(ctx: ViewContext, m: Monitor): Html {
 <td data-label="Expected">${m.schedule ? html`cron <code>${m.schedule.cron}</code> UTC` : `every ${interval(m.expected_interval_sec ?? 0)}`}${m.grace_sec > 0 ? html` <span class="muted">+ ${interval(m.grace_sec)} grace</span>` : ''}</td>
 <td data-label="Down after">${when(m.next_due_at, ctx.now)}</td>
 <td data-label="Ping URL"><div class="copy-row"><label class="visually-hidden" for="${copyId}">Ping URL of ${m.name}</label><input type="text" id="${copyId}" class="mono" value="${m.ping_url}" readonly><button type="button" class="small" data-copy="${copyId}">Copy</button></div></td>
+<td data-label="Badge">${badgeCopy(`badge-${m.id}`, m.name, m.badge_url)}</td>
 <td data-label="Actions" class="actions-cell"><div class="actions">
 ${m.state === 'paused' ? postButton(ctx, paths.monitorAction(m.id, 'resume'), 'Resume', { className: 'small' }) : postButton(ctx, paths.monitorAction(m.id, 'pause'), 'Pause', { className: 'small' })}
 ${postButton(ctx, paths.monitorAction(m.id, 'delete'), 'Delete', { className: 'small danger', confirm: `Delete the monitor "${m.name}"?` })}
@@ -43,7 +45,7 @@ export function monitorsView(ctx: ViewContext, monitors: Monitor[], form: { valu
     monitors.length === 0
       ? html`<p class="empty">No monitors yet. A monitor expects a ping (GET or POST to its URL) at least every interval and goes down when one is late.</p>`
       : html`<table class="list"><caption class="visually-hidden">Monitors</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Last ping</th><th scope="col">Expected</th><th scope="col">Down after</th><th scope="col">Ping URL</th><th scope="col">Actions</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Last ping</th><th scope="col">Expected</th><th scope="col">Down after</th><th scope="col">Ping URL</th><th scope="col">Badge</th><th scope="col">Actions</th></tr></thead>
 <tbody>${monitors.map((m) => row(ctx, m))}</tbody></table>`;
   return page(
     ctx,
