@@ -26,6 +26,7 @@ import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
+import { tagsRouter } from './routers/tags.router.js';
 import { CONSOLE_PATH, consoleRouter } from './console/index.js';
 
 /**
@@ -92,6 +93,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/notification-deliveries', deliveriesRouter(deps));
   v1.use('/notification-channels', channelsRouter(deps, senders));
   v1.use('/monitors', monitorsRouter(deps));
+  v1.use('/tags', tagsRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

@@ -9,6 +9,8 @@ import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js
 import { querySchema as executionListQuery } from './executions/list-executions.js';
 import { jobQuerySchema as jobFireListQuery, workspaceQuerySchema as fireListQuery } from './fires/list-fires.js';
 import { importSchema } from './jobs/import-crontab.js';
+import { applySchema } from './jobs/apply-plan.js';
+import { tagSchema } from './jobs/job-tags.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
 import { pagingKeys } from './lists/paging.js';
@@ -30,6 +32,8 @@ export const requestSchemas = {
   jobRequest: requestSchema,
   jobImport: importSchema,
   jobList: jobListQuery,
+  jobApply: applySchema,
+  jobExport: Joi.object({ tag: tagSchema }),
   jobContextPatch,
   executionList: executionListQuery,
   jobFireList: jobFireListQuery,

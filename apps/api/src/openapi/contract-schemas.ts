@@ -18,6 +18,79 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
+  "ApplyDocument": {
+    "description": "GET /v1/jobs/export answer: every keyed job as an apply document.",
+    "type": "object",
+    "properties": {
+      "jobs": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/KeyedJobInput"
+        }
+      }
+    },
+    "required": [
+      "jobs"
+    ],
+    "additionalProperties": false
+  },
+  "ApplyResult": {
+    "description": "POST /v1/jobs/apply answer, by key.",
+    "type": "object",
+    "properties": {
+      "created": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "updated": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ApplyUpdate"
+        }
+      },
+      "deleted": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "unchanged": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "created",
+      "deleted",
+      "unchanged",
+      "updated"
+    ],
+    "additionalProperties": false
+  },
+  "ApplyUpdate": {
+    "description": "A job an apply changes, with the top-level fields that change.",
+    "type": "object",
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "fields": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "fields",
+      "key"
+    ],
+    "additionalProperties": false
+  },
   "Approval": {
     "description": "GET /v1/approvals/:token as JSON.",
     "type": "object",
@@ -1298,6 +1371,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "id": {
         "type": "string"
       },
+      "key": {
+        "description": "Names the job in apply documents (docs/JOBS-AS-CODE.md); unique in the workspace.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
       "name": {
         "type": "string"
       },
@@ -1401,6 +1481,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "notification_override": {
         "$ref": "#/components/schemas/NotificationOverride"
       },
+      "tags": {
+        "description": "Sorted, without repeats.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
       "idempotency_key": {
         "type": [
           "null",
@@ -1418,6 +1505,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "created_at",
       "id",
       "idempotency_key",
+      "key",
       "kind",
       "max_concurrent_executions",
       "name",
@@ -1427,6 +1515,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "on_success_url",
       "retry_policy",
       "state",
+      "tags",
       "updated_at"
     ],
     "additionalProperties": false
@@ -1474,6 +1563,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       },
       "id": {
         "type": "string"
+      },
+      "key": {
+        "description": "Names the job in apply documents (docs/JOBS-AS-CODE.md); unique in the workspace.",
+        "type": [
+          "null",
+          "string"
+        ]
       },
       "name": {
         "type": "string"
@@ -1568,6 +1664,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "notification_override": {
         "$ref": "#/components/schemas/NotificationOverride"
       },
+      "tags": {
+        "description": "Sorted, without repeats.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
       "idempotency_key": {
         "type": [
           "null",
@@ -1585,6 +1688,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "created_at",
       "id",
       "idempotency_key",
+      "key",
       "kind",
       "max_concurrent_executions",
       "name",
@@ -1594,7 +1698,126 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "on_success_url",
       "retry_policy",
       "state",
+      "tags",
       "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "KeyedJobInput": {
+    "description": "One job of an apply document: a job body with its key.",
+    "type": "object",
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "kind": {
+        "$ref": "#/components/schemas/JobKind"
+      },
+      "state": {
+        "enum": [
+          "active",
+          "completed",
+          "draft",
+          "paused"
+        ],
+        "type": "string"
+      },
+      "schedule": {
+        "description": "One schedule field per kind: every_n_minutes (recurring), cron (cron, workflow), run_at (scheduled).",
+        "$ref": "#/components/schemas/Schedule"
+      },
+      "request": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RequestSpec"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "url"
+            ],
+            "additionalProperties": false
+          }
+        ]
+      },
+      "steps": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/StepInput"
+        }
+      },
+      "retry_policy": {
+        "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RetryPolicy"
+      },
+      "max_concurrent_executions": {
+        "type": "number"
+      },
+      "max_workflow_duration_seconds": {
+        "type": "number"
+      },
+      "overlap_policy": {
+        "description": "The kinds with a schedule only; setting one on another kind is a 400.",
+        "enum": [
+          "queue",
+          "skip"
+        ],
+        "type": "string"
+      },
+      "catch_up_policy": {
+        "enum": [
+          "none",
+          "one"
+        ],
+        "type": "string"
+      },
+      "jitter_seconds": {
+        "type": "number"
+      },
+      "on_success_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "on_failure_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "notification_override": {
+        "enum": [
+          "inherit",
+          "mute_all"
+        ],
+        "type": "string"
+      },
+      "webhook_secret": {
+        "description": "webhook_trigger jobs only; write-only.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "tags": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "key",
+      "kind",
+      "name"
     ],
     "additionalProperties": false
   },
@@ -1671,6 +1894,248 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "mute_all"
     ],
     "type": "string"
+  },
+  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "const": "approval",
+        "type": "string"
+      },
+      "message": {
+        "type": "string"
+      },
+      "timeout_seconds": {
+        "type": "number"
+      },
+      "on_timeout": {
+        "enum": [
+          "approve",
+          "reject"
+        ],
+        "type": "string"
+      },
+      "id": {
+        "type": "string"
+      },
+      "extract": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "extract_to_context": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      }
+    },
+    "additionalProperties": false
+  },
+  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "const": "http",
+        "type": "string"
+      },
+      "url": {
+        "type": "string"
+      },
+      "method": {
+        "type": "string"
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "body_template": {},
+      "timeout_seconds": {
+        "type": "number"
+      },
+      "success_statuses": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "response_matcher": {
+        "$ref": "#/components/schemas/ResponseMatcher"
+      },
+      "response_assertions": {
+        "$ref": "#/components/schemas/ResponseAssertions"
+      },
+      "id": {
+        "type": "string"
+      },
+      "extract": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "extract_to_context": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      }
+    },
+    "additionalProperties": false
+  },
+  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RequestSpec": {
+    "type": "object",
+    "properties": {
+      "url": {
+        "type": "string"
+      },
+      "method": {
+        "enum": [
+          "DELETE",
+          "GET",
+          "PATCH",
+          "POST",
+          "PUT"
+        ],
+        "type": "string"
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "body": {},
+      "timeout_seconds": {
+        "type": "number"
+      },
+      "success_statuses": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "response_matcher": {
+        "$ref": "#/components/schemas/ResponseMatcher"
+      },
+      "response_assertions": {
+        "$ref": "#/components/schemas/ResponseAssertions"
+      },
+      "response_output_template": {}
+    },
+    "additionalProperties": false
+  },
+  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RetryPolicy": {
+    "type": "object",
+    "properties": {
+      "max_attempts": {
+        "type": "number"
+      },
+      "retry_on_statuses": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      }
+    },
+    "additionalProperties": false
+  },
+  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "const": "wait_for_webhook",
+        "type": "string"
+      },
+      "timeout_seconds": {
+        "type": "number"
+      },
+      "on_timeout": {
+        "enum": [
+          "continue",
+          "fail"
+        ],
+        "type": "string"
+      },
+      "id": {
+        "type": "string"
+      },
+      "extract": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "extract_to_context": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      }
+    },
+    "additionalProperties": false
+  },
+  "Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep_id_type_message": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string",
+        "const": "approval"
+      },
+      "message": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "message",
+      "type"
+    ],
+    "additionalProperties": false
+  },
+  "Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep_id_type_url": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string",
+        "const": "http"
+      },
+      "url": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "type",
+      "url"
+    ],
+    "additionalProperties": false
+  },
+  "Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep_id_type": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string",
+        "const": "wait_for_webhook"
+      }
+    },
+    "required": [
+      "id",
+      "type"
+    ],
+    "additionalProperties": false
   },
   "PingResult": {
     "description": "GET|POST /v1/ping/:token answer.",
@@ -2141,6 +2606,41 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "type": "string"
   },
+  "StepInput": {
+    "description": "A step in a request body: what the service has a default for (method, headers, timeouts, statuses, on_timeout) may be left out.",
+    "anyOf": [
+      {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep"
+          },
+          {
+            "$ref": "#/components/schemas/Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep_id_type_url"
+          }
+        ]
+      },
+      {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep"
+          },
+          {
+            "$ref": "#/components/schemas/Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep_id_type"
+          }
+        ]
+      },
+      {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep"
+          },
+          {
+            "$ref": "#/components/schemas/Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep_id_type_message"
+          }
+        ]
+      }
+    ]
+  },
   "StepSummary": {
     "description": "What a list item shows of a step: its id and type, and the URL and method of an http step.",
     "type": "object",
@@ -2171,6 +2671,56 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "wait_for_webhook"
     ],
     "type": "string"
+  },
+  "TagChange": {
+    "description": "POST /v1/tags/:tag/pause and /resume answer: how many jobs changed state.",
+    "type": "object",
+    "properties": {
+      "tag": {
+        "type": "string"
+      },
+      "changed": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "changed",
+      "tag"
+    ],
+    "additionalProperties": false
+  },
+  "TagCount": {
+    "description": "An item of GET /v1/tags: a tag and how many jobs of the workspace carry it.",
+    "type": "object",
+    "properties": {
+      "tag": {
+        "type": "string"
+      },
+      "jobs": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "jobs",
+      "tag"
+    ],
+    "additionalProperties": false
+  },
+  "TagList": {
+    "description": "GET /v1/tags answer, sorted by tag.",
+    "type": "object",
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/TagCount"
+        }
+      }
+    },
+    "required": [
+      "data"
+    ],
+    "additionalProperties": false
   },
   "TriggerResult": {
     "description": "POST /v1/triggers/:token answer, for known and unknown tokens alike.",

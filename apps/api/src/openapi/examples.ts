@@ -1,7 +1,7 @@
 import type {
-  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
+  ApiTokenCreated, ApplyDocument, ApplyResult, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
   ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
-  TriggerResult, WorkspaceCreated, WorkspaceFire,
+  TagList, TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
 
@@ -13,6 +13,7 @@ const later = '2026-11-27T09:00:00.412Z';
 
 export const job: Job = {
   id: 'job_Vq3n1mKc0tX9yQ2wP8sLaA',
+  key: 'reports.nightly',
   name: 'nightly report',
   kind: 'cron',
   state: 'active',
@@ -34,6 +35,7 @@ export const job: Job = {
   on_success_url: null,
   on_failure_url: 'https://hooks.example.com/cron-failed',
   notification_override: 'inherit',
+  tags: ['reports', 'team:data'],
   idempotency_key: null,
   created_at: at,
   updated_at: at,
@@ -258,3 +260,16 @@ export const errors: Record<ErrorCode, ErrorEnvelope> = {
   internal_error: { error: { code: 'internal_error', message: 'internal error (request id 6f1c2b9e-3d4a-4e5f-8a7b-1c2d3e4f5a6b)' } },
   service_unavailable: { error: { code: 'service_unavailable', message: 'the service is temporarily unavailable; try again' } },
 };
+
+export const applyResult: ApplyResult = {
+  created: ['reports.weekly'],
+  updated: [{ key: 'reports.nightly', fields: ['schedule', 'tags'] }],
+  deleted: ['reports.legacy'],
+  unchanged: ['billing.invoices'],
+};
+
+export const applyDocument: ApplyDocument = {
+  jobs: [{ key: 'reports.nightly', name: 'nightly report', kind: 'cron', schedule: { cron: '0 2 * * *' }, request: { url: 'https://reports.example.com/run' }, tags: ['reports'] }],
+};
+
+export const tagList: TagList = { data: [{ tag: 'billing', jobs: 12 }, { tag: 'reports', jobs: 3 }] };

@@ -6,7 +6,7 @@ import { fireKey } from '../executions/create-executions.js';
 import { currentRequestId } from '../logging/log-context.js';
 
 /** A job row as Postgres returns it (pg parses jsonb and timestamptz). */
-interface JobRecord {
+export interface JobRecord {
   id: string;
   workspace_id: string;
   name: string;
@@ -32,6 +32,8 @@ interface JobRecord {
   jitter_seconds: number;
   stored_bytes: number;
   summary: Prisma.JsonValue;
+  key: string | null;
+  tags: Prisma.JsonValue;
   created_at: Date;
   updated_at: Date;
 }
@@ -42,7 +44,7 @@ export interface FirstFire {
   scheduledFor: Date;
 }
 
-interface NewJob {
+export interface NewJob {
   job: JobRow;
   fire: FirstFire | null;
   requestId: string | null;
@@ -77,9 +79,11 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'jitter_seconds', type: 'int', value: (j) => j.jitterSeconds },
   { name: 'stored_bytes', type: 'int', value: (j) => j.storedBytes },
   { name: 'summary', type: 'jsonb', value: (j) => j.summary },
+  { name: 'key', type: 'text', value: (j) => j.key },
+  { name: 'tags', type: 'jsonb', value: (j) => j.tags },
 ];
 
-const INPUT_COLUMNS: readonly Column<NewJob>[] = [
+export const INPUT_COLUMNS: readonly Column<NewJob>[] = [
   ...JOB_COLUMNS.map((c): Column<NewJob> => ({ ...c, value: (n) => c.value(n.job) })),
   { name: 'fire_execution_id', type: 'text', value: (n) => n.fire?.executionId ?? null },
   { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => n.fire?.scheduledFor ?? null },
@@ -89,16 +93,16 @@ const INPUT_COLUMNS: readonly Column<NewJob>[] = [
 
 // One statement for any number of new jobs, and for the first execution of those that fire as
 // they are created, so a one_time job and its execution commit together in one round trip. A job
-// whose Idempotency-Key is already used in its workspace (stored, or earlier in the same batch),
-// or that would not fit in its workspace's stored bytes, is not inserted and returns no row, and
-// neither is its execution.
-const INSERT_JOBS_SQL = `
+// whose Idempotency-Key or key is already used in its workspace (stored, or earlier in the same
+// batch), or that would not fit in its workspace's stored bytes, is not inserted and returns no
+// row, and neither is its execution: one such job never fails the others of its batch.
+export const INSERT_JOBS_SQL = `
   WITH input AS (
     SELECT * FROM ${unnestFrom(INPUT_COLUMNS, 't')}
   ), job AS (
     INSERT INTO jobs (${columnNames(JOB_COLUMNS)})
     SELECT ${columnNames(JOB_COLUMNS)} FROM input WHERE within_stored_bytes(workspace_id, stored_bytes)
-    ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
+    ON CONFLICT DO NOTHING
     RETURNING *
   ), fire AS (
     INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, request_id, created_at, updated_at)
@@ -109,7 +113,7 @@ const INSERT_JOBS_SQL = `
   )
   SELECT * FROM job`;
 
-function jobFromRecord(r: JobRecord): JobRow {
+export function jobFromRecord(r: JobRecord): JobRow {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -136,6 +140,8 @@ function jobFromRecord(r: JobRecord): JobRow {
     jitterSeconds: r.jitter_seconds,
     storedBytes: r.stored_bytes,
     summary: r.summary,
+    key: r.key,
+    tags: r.tags,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
