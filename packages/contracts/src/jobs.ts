@@ -299,7 +299,15 @@ export interface ApplyResult {
   unchanged: string[];
 }
 
+/** The fields of a job as shown that the service sets: an export leaves them out, and an apply ignores them. */
+export type ServerSetJobField = 'id' | 'next_run_at' | 'created_at' | 'updated_at' | 'webhook_token' | 'trigger_url' | 'webhook_secret_configured' | 'idempotency_key';
+
+/** One job of an export: the job as stored, every default written out, without the fields the service sets. */
+export interface ExportedJob extends Omit<Job, ServerSetJobField | 'key'> {
+  key: string;
+}
+
 /** GET /v1/jobs/export answer: every keyed job as an apply document. */
 export interface ApplyDocument {
-  jobs: KeyedJobInput[];
+  jobs: ExportedJob[];
 }

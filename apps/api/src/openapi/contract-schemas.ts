@@ -25,7 +25,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "jobs": {
         "type": "array",
         "items": {
-          "$ref": "#/components/schemas/KeyedJobInput"
+          "$ref": "#/components/schemas/ExportedJob"
         }
       }
     },
@@ -1169,6 +1169,116 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
+  "ExportedJob": {
+    "description": "One job of an export: the job as stored, every default written out, without the fields the service sets.",
+    "type": "object",
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "request": {
+        "description": "The request of a request job, as stored and shown (defaults filled in).",
+        "$ref": "#/components/schemas/RequestSpec"
+      },
+      "steps": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Step"
+        }
+      },
+      "name": {
+        "type": "string"
+      },
+      "kind": {
+        "$ref": "#/components/schemas/JobKind"
+      },
+      "state": {
+        "$ref": "#/components/schemas/JobState"
+      },
+      "schedule": {
+        "description": "One schedule field per kind: every_n_minutes (recurring), cron (cron, workflow), run_at (scheduled).",
+        "$ref": "#/components/schemas/Schedule"
+      },
+      "retry_policy": {
+        "type": "object",
+        "properties": {
+          "max_attempts": {
+            "type": "number"
+          },
+          "retry_on_statuses": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          }
+        },
+        "required": [
+          "max_attempts",
+          "retry_on_statuses"
+        ],
+        "additionalProperties": false
+      },
+      "max_concurrent_executions": {
+        "type": "number"
+      },
+      "max_workflow_duration_seconds": {
+        "type": "number"
+      },
+      "overlap_policy": {
+        "description": "The kinds with a schedule only (SCHEDULED_KINDS).",
+        "enum": [
+          "queue",
+          "skip"
+        ],
+        "type": "string"
+      },
+      "catch_up_policy": {
+        "enum": [
+          "none",
+          "one"
+        ],
+        "type": "string"
+      },
+      "jitter_seconds": {
+        "type": "number"
+      },
+      "on_success_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "on_failure_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "notification_override": {
+        "$ref": "#/components/schemas/NotificationOverride"
+      },
+      "tags": {
+        "description": "Sorted, without repeats.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "key",
+      "kind",
+      "max_concurrent_executions",
+      "name",
+      "notification_override",
+      "on_failure_url",
+      "on_success_url",
+      "retry_policy",
+      "state",
+      "tags"
+    ],
+    "additionalProperties": false
+  },
   "Fire": {
     "description": "One expected fire, as GET /v1/jobs/:id/fires lists it.",
     "type": "object",
@@ -1703,124 +1813,6 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
-  "KeyedJobInput": {
-    "description": "One job of an apply document: a job body with its key.",
-    "type": "object",
-    "properties": {
-      "key": {
-        "type": "string"
-      },
-      "name": {
-        "type": "string"
-      },
-      "kind": {
-        "$ref": "#/components/schemas/JobKind"
-      },
-      "state": {
-        "enum": [
-          "active",
-          "completed",
-          "draft",
-          "paused"
-        ],
-        "type": "string"
-      },
-      "schedule": {
-        "description": "One schedule field per kind: every_n_minutes (recurring), cron (cron, workflow), run_at (scheduled).",
-        "$ref": "#/components/schemas/Schedule"
-      },
-      "request": {
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RequestSpec"
-          },
-          {
-            "type": "object",
-            "properties": {
-              "url": {
-                "type": "string"
-              }
-            },
-            "required": [
-              "url"
-            ],
-            "additionalProperties": false
-          }
-        ]
-      },
-      "steps": {
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/StepInput"
-        }
-      },
-      "retry_policy": {
-        "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RetryPolicy"
-      },
-      "max_concurrent_executions": {
-        "type": "number"
-      },
-      "max_workflow_duration_seconds": {
-        "type": "number"
-      },
-      "overlap_policy": {
-        "description": "The kinds with a schedule only; setting one on another kind is a 400.",
-        "enum": [
-          "queue",
-          "skip"
-        ],
-        "type": "string"
-      },
-      "catch_up_policy": {
-        "enum": [
-          "none",
-          "one"
-        ],
-        "type": "string"
-      },
-      "jitter_seconds": {
-        "type": "number"
-      },
-      "on_success_url": {
-        "type": [
-          "null",
-          "string"
-        ]
-      },
-      "on_failure_url": {
-        "type": [
-          "null",
-          "string"
-        ]
-      },
-      "notification_override": {
-        "enum": [
-          "inherit",
-          "mute_all"
-        ],
-        "type": "string"
-      },
-      "webhook_secret": {
-        "description": "webhook_trigger jobs only; write-only.",
-        "type": [
-          "null",
-          "string"
-        ]
-      },
-      "tags": {
-        "type": "array",
-        "items": {
-          "type": "string"
-        }
-      }
-    },
-    "required": [
-      "key",
-      "kind",
-      "name"
-    ],
-    "additionalProperties": false
-  },
   "Monitor": {
     "type": "object",
     "properties": {
@@ -1894,248 +1886,6 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "mute_all"
     ],
     "type": "string"
-  },
-  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep": {
-    "type": "object",
-    "properties": {
-      "type": {
-        "const": "approval",
-        "type": "string"
-      },
-      "message": {
-        "type": "string"
-      },
-      "timeout_seconds": {
-        "type": "number"
-      },
-      "on_timeout": {
-        "enum": [
-          "approve",
-          "reject"
-        ],
-        "type": "string"
-      },
-      "id": {
-        "type": "string"
-      },
-      "extract": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "extract_to_context": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      }
-    },
-    "additionalProperties": false
-  },
-  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep": {
-    "type": "object",
-    "properties": {
-      "type": {
-        "const": "http",
-        "type": "string"
-      },
-      "url": {
-        "type": "string"
-      },
-      "method": {
-        "type": "string"
-      },
-      "headers": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "body_template": {},
-      "timeout_seconds": {
-        "type": "number"
-      },
-      "success_statuses": {
-        "type": "array",
-        "items": {
-          "type": "number"
-        }
-      },
-      "response_matcher": {
-        "$ref": "#/components/schemas/ResponseMatcher"
-      },
-      "response_assertions": {
-        "$ref": "#/components/schemas/ResponseAssertions"
-      },
-      "id": {
-        "type": "string"
-      },
-      "extract": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "extract_to_context": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      }
-    },
-    "additionalProperties": false
-  },
-  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RequestSpec": {
-    "type": "object",
-    "properties": {
-      "url": {
-        "type": "string"
-      },
-      "method": {
-        "enum": [
-          "DELETE",
-          "GET",
-          "PATCH",
-          "POST",
-          "PUT"
-        ],
-        "type": "string"
-      },
-      "headers": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "body": {},
-      "timeout_seconds": {
-        "type": "number"
-      },
-      "success_statuses": {
-        "type": "array",
-        "items": {
-          "type": "number"
-        }
-      },
-      "response_matcher": {
-        "$ref": "#/components/schemas/ResponseMatcher"
-      },
-      "response_assertions": {
-        "$ref": "#/components/schemas/ResponseAssertions"
-      },
-      "response_output_template": {}
-    },
-    "additionalProperties": false
-  },
-  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.RetryPolicy": {
-    "type": "object",
-    "properties": {
-      "max_attempts": {
-        "type": "number"
-      },
-      "retry_on_statuses": {
-        "type": "array",
-        "items": {
-          "type": "number"
-        }
-      }
-    },
-    "additionalProperties": false
-  },
-  "Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep": {
-    "type": "object",
-    "properties": {
-      "type": {
-        "const": "wait_for_webhook",
-        "type": "string"
-      },
-      "timeout_seconds": {
-        "type": "number"
-      },
-      "on_timeout": {
-        "enum": [
-          "continue",
-          "fail"
-        ],
-        "type": "string"
-      },
-      "id": {
-        "type": "string"
-      },
-      "extract": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "extract_to_context": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      }
-    },
-    "additionalProperties": false
-  },
-  "Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep_id_type_message": {
-    "type": "object",
-    "properties": {
-      "id": {
-        "type": "string"
-      },
-      "type": {
-        "type": "string",
-        "const": "approval"
-      },
-      "message": {
-        "type": "string"
-      }
-    },
-    "required": [
-      "id",
-      "message",
-      "type"
-    ],
-    "additionalProperties": false
-  },
-  "Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep_id_type_url": {
-    "type": "object",
-    "properties": {
-      "id": {
-        "type": "string"
-      },
-      "type": {
-        "type": "string",
-        "const": "http"
-      },
-      "url": {
-        "type": "string"
-      }
-    },
-    "required": [
-      "id",
-      "type",
-      "url"
-    ],
-    "additionalProperties": false
-  },
-  "Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep_id_type": {
-    "type": "object",
-    "properties": {
-      "id": {
-        "type": "string"
-      },
-      "type": {
-        "type": "string",
-        "const": "wait_for_webhook"
-      }
-    },
-    "required": [
-      "id",
-      "type"
-    ],
-    "additionalProperties": false
   },
   "PingResult": {
     "description": "GET|POST /v1/ping/:token answer.",
@@ -2605,41 +2355,6 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "waiting"
     ],
     "type": "string"
-  },
-  "StepInput": {
-    "description": "A step in a request body: what the service has a default for (method, headers, timeouts, statuses, on_timeout) may be left out.",
-    "anyOf": [
-      {
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep"
-          },
-          {
-            "$ref": "#/components/schemas/Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.HttpStep_id_type_url"
-          }
-        ]
-      },
-      {
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep"
-          },
-          {
-            "$ref": "#/components/schemas/Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.WaitStep_id_type"
-          }
-        ]
-      },
-      {
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/Partial_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep"
-          },
-          {
-            "$ref": "#/components/schemas/Pick_import_work_wt_jobs-as-code_packages_contracts_src_jobs_with_resolution-mode_import_.ApprovalStep_id_type_message"
-          }
-        ]
-      }
-    ]
   },
   "StepSummary": {
     "description": "What a list item shows of a step: its id and type, and the URL and method of an http step.",

@@ -268,8 +268,7 @@ export const applyResult: ApplyResult = {
   unchanged: ['billing.invoices'],
 };
 
-export const applyDocument: ApplyDocument = {
-  jobs: [{ key: 'reports.nightly', name: 'nightly report', kind: 'cron', schedule: { cron: '0 2 * * *' }, request: { url: 'https://reports.example.com/run' }, tags: ['reports'] }],
-};
+const { id: _id, next_run_at: _next, created_at: _created, updated_at: _updated, idempotency_key: _idempotency, key: _key, ...stored } = job;
+export const applyDocument: ApplyDocument = { jobs: [{ ...stored, key: 'reports.nightly' }] };
 
 export const tagList: TagList = { data: [{ tag: 'billing', jobs: 12 }, { tag: 'reports', jobs: 3 }] };
