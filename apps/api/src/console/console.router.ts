@@ -15,6 +15,7 @@ import { importRoutes } from './routes/import.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { monitorsRoutes } from './routes/monitors.routes.js';
 import { secretsRoutes } from './routes/secrets.routes.js';
+import { tagsRoutes } from './routes/tags.routes.js';
 import { signInRoutes } from './routes/sign-in.routes.js';
 import { clearSessionCookie, requireSession, signedIn } from './session.js';
 import { endSession } from './session-store.js';
@@ -78,6 +79,7 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
   router.use('/monitors', monitorsRoutes(deps));
   router.use('/channels', channelsRoutes(deps));
   router.use('/secrets', secretsRoutes(deps));
+  router.use('/tags', tagsRoutes(deps));
   router.use(consoleNotFound(deps));
   router.use(consoleErrors(deps));
   return router;

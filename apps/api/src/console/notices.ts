@@ -20,6 +20,8 @@ const NOTICES: Record<string, string> = {
   'secret-created': 'Secret created.',
   'secret-updated': 'Secret value replaced.',
   'secret-deleted': 'Secret deleted.',
+  'tag-paused': 'Jobs paused: {n}.',
+  'tag-resumed': 'Jobs resumed: {n}.',
 };
 
 export function noticeFor(query: Record<string, unknown>): string | null {

@@ -124,6 +124,7 @@ export function registerAsCode(program: Command): void {
 /** `cronsvc tags list|pause|resume` (docs/JOBS-AS-CODE.md, "Tags"). */
 export function registerTags(program: Command): void {
   const tags = program.command('tags').description("tags of the workspace's jobs: list, pause or resume every job with a tag");
+  example(tags, 'cronsvc tags list', 'cronsvc tags pause billing');
   example(
     tags.command('list').description('every tag, with how many jobs carry it').action(
       withContext(async ({ client, out }) => out.result(await client.tags.list(), (l) => l.data.map((t) => `${t.tag}\t${t.jobs}`).join('\n') || 'no tags')),

@@ -7,6 +7,7 @@ import type { StepsEditor } from '../step-form.js';
 import { fireStrip } from './fire-strip.view.js';
 import { jobForm } from './job-form.view.js';
 import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { tagChips } from './jobs.view.js';
 
 export interface JobPage {
   job: Job;
@@ -110,7 +111,7 @@ export function jobView(ctx: ViewContext, view: JobPage): Html {
   return page(
     ctx,
     { title: job.name, section: 'jobs' },
-    html`<div class="page-head"><h1>${job.name}</h1>${badge(job.state)}</div>
+    html`<div class="page-head"><h1>${job.name}</h1>${badge(job.state)}${tagChips(job.tags)}</div>
 <div class="actions">
 ${postButton(ctx, paths.jobAction(job.id, 'run-now'), 'Run now', { className: 'primary' })}
 ${pauseOrResume}
