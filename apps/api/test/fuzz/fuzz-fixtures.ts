@@ -13,7 +13,7 @@ import { aChannel, aDelivery, aJob, aMonitor, approvalStep, aRule, aTriggerJob, 
  */
 export type Resource =
   | 'job' | 'execution' | 'secret' | 'channel' | 'delivery' | 'monitor' | 'rule' | 'workspace' | 'api_token'
-  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token';
+  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'tag';
 
 export type Owner = 'own' | 'other';
 
