@@ -32,6 +32,7 @@ import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
 import { auditEventsRouter } from './routers/audit-events.router.js';
 import { tokensRouter } from './routers/tokens.router.js';
+import { tagsRouter } from './routers/tags.router.js';
 import { CONSOLE_PATH, consoleRouter } from './console/index.js';
 
 /**
@@ -106,6 +107,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/tokens', tokensRouter(deps));
   v1.use('/audit-events', auditEventsRouter(deps));
   v1.use('/host-limits', hostLimitsRouter(deps));
+  v1.use('/tags', tagsRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

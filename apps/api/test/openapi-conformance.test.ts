@@ -98,6 +98,15 @@ it('answers every documented operation as the document says', async () => {
   await call('post', '/v1/jobs/import', { body: { crontab: `*/5 * * * * ${url('/ok')}\n61 * * * * ${url('/ok')}\n` } });
   await call('patch', `/v1/jobs/${job.body.id}/context`, { body: { cursor: '1', gone: null } });
   await call('get', `/v1/jobs/${job.body.id}/context`);
+  // Jobs as code
+  const keyed = { ...body, key: 'conformance.keyed', tags: ['conformance'] };
+  await call('post', '/v1/jobs/apply', { body: { jobs: [keyed], dry_run: true } });
+  await call('post', '/v1/jobs/apply', { body: { jobs: [keyed] } });
+  await call('post', '/v1/jobs/apply', { body: { jobs: [{ ...keyed, request: { url: 'nope' } }] } });
+  await call('get', '/v1/jobs/export', { query: { tag: 'conformance' } });
+  await call('get', '/v1/tags');
+  await call('post', '/v1/tags/conformance/pause');
+  await call('post', '/v1/tags/conformance/resume');
 
   // Channels and rules.
   const channel = await call('post', '/v1/notification-channels', { body: aChannelBody('webhook', { url: url('/hook') }, 'hook') });

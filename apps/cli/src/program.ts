@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAsCode, registerTags } from './commands/as-code.js';
 import { registerAudit, registerTokens } from './commands/access.js';
 import { registerChannels } from './commands/channels.js';
 import { registerCompletion } from './commands/completion.js';
@@ -59,6 +60,8 @@ export function createProgram(options: ProgramOptions = {}): Command {
 
   registerLogin(program);
   registerJobs(program);
+  registerAsCode(program);
+  registerTags(program);
   registerExecutions(program);
   registerDlq(program);
   registerSecrets(program);

@@ -8,6 +8,7 @@ export {
   type CatchUpPolicy, type NotificationOverride, type OverlapPolicy, type RequestKind, type ScheduledKind, type RequestSpec, type RequestSummary,
   type ResponseAssertions, type ResponseMatcher, type RetryPolicy, type Schedule, type Step, type StepInput, type StepKind, type StepSummary, type StepType,
   type WaitStep,
+  type ApplyDocument, type ApplyInput, type ApplyResult, type ApplyUpdate, type ExportedJob, type KeyedJobInput, type ServerSetJobField, type TagChange, type TagCount, type TagList,
   ASSERTION_OPS, CATCH_UP_POLICIES, DEFAULT_RETRY_ON_STATUSES, DEFAULT_SUCCESS_STATUSES, HTTP_METHODS, IDEMPOTENCY_KEY_HEADER, JOB_KINDS, JOB_STATES,
   MAX_CRONTAB_LINES, MAX_JITTER_SECONDS, NOTIFICATION_OVERRIDES, OVERLAP_POLICIES, REQUEST_KINDS, SCHEDULED_KINDS, STEP_KINDS, STEP_TYPES,
 } from './jobs.js';

@@ -28,7 +28,7 @@ export {
 } from './hosts/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
-  createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,
+  applyJobs, countTagged, createJob, deleteJob, exportJobs, findJob, listTags, pauseTag, resumeTag, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,
   upcomingFires,
   updateJob
 } from './jobs/index.js';

@@ -12,6 +12,8 @@ import { querySchema as executionListQuery } from './executions/list-executions.
 import { jobQuerySchema as jobFireListQuery, workspaceQuerySchema as fireListQuery } from './fires/list-fires.js';
 import { hostLimitQuerySchema, hostLimitSchema } from './hosts/host-limits.js';
 import { importSchema } from './jobs/import-crontab.js';
+import { applySchema } from './jobs/apply-plan.js';
+import { tagSchema } from './jobs/job-tags.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
 import { pagingKeys } from './lists/paging.js';
@@ -37,6 +39,8 @@ export const requestSchemas = {
   jobRequest: requestSchema,
   jobImport: importSchema,
   jobList: jobListQuery,
+  jobApply: applySchema,
+  jobExport: Joi.object({ tag: tagSchema }),
   jobContextPatch,
   executionList: executionListQuery,
   jobStats: jobStatsQuery,

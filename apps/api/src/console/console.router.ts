@@ -17,6 +17,7 @@ import { jobsRoutes } from './routes/jobs.routes.js';
 import { monitorsRoutes } from './routes/monitors.routes.js';
 import { hostsRoutes } from './routes/hosts.routes.js';
 import { secretsRoutes } from './routes/secrets.routes.js';
+import { tagsRoutes } from './routes/tags.routes.js';
 import { signInRoutes } from './routes/sign-in.routes.js';
 import { clearSessionCookie, requireSession, signedIn } from './session.js';
 import { actorOf, requirePermission, type RouteOf } from '../middleware/auth.js';
@@ -96,6 +97,7 @@ export function consoleRouter(
   router.use('/secrets', secretsRoutes(deps));
   router.use(accessRoutes(deps));
   router.use('/hosts', hostsRoutes(deps));
+  router.use('/tags', tagsRoutes(deps));
   router.use(consoleNotFound(deps));
   router.use(consoleErrors(deps));
   return router;

@@ -36,6 +36,8 @@ export const paths = {
   audit: at('audit'),
   hosts: at('hosts'),
   hostDelete: at('hosts', 'delete'),
+  jobsTagged: (tag: string) => `${at('jobs')}?${new URLSearchParams({ tag })}`,
+  tagAction: (tag: string, action: 'pause' | 'resume') => at('tags', tag, action),
 };
 
 /** A console path a sign-in may return to: only this console's own pages, never another site. */

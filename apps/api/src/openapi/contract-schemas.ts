@@ -91,6 +91,79 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
+  "ApplyDocument": {
+    "description": "GET /v1/jobs/export answer: every keyed job as an apply document.",
+    "type": "object",
+    "properties": {
+      "jobs": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ExportedJob"
+        }
+      }
+    },
+    "required": [
+      "jobs"
+    ],
+    "additionalProperties": false
+  },
+  "ApplyResult": {
+    "description": "POST /v1/jobs/apply answer, by key.",
+    "type": "object",
+    "properties": {
+      "created": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "updated": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ApplyUpdate"
+        }
+      },
+      "deleted": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "unchanged": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "created",
+      "deleted",
+      "unchanged",
+      "updated"
+    ],
+    "additionalProperties": false
+  },
+  "ApplyUpdate": {
+    "description": "A job an apply changes, with the top-level fields that change.",
+    "type": "object",
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "fields": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "fields",
+      "key"
+    ],
+    "additionalProperties": false
+  },
   "Approval": {
     "description": "GET /v1/approvals/:token as JSON.",
     "type": "object",
@@ -1317,6 +1390,121 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
+  "ExportedJob": {
+    "description": "One job of an export: the job as stored, every default written out, without the fields the service sets.",
+    "type": "object",
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "request": {
+        "description": "The request of a request job, as stored and shown (defaults filled in).",
+        "$ref": "#/components/schemas/RequestSpec"
+      },
+      "steps": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Step"
+        }
+      },
+      "name": {
+        "type": "string"
+      },
+      "kind": {
+        "$ref": "#/components/schemas/JobKind"
+      },
+      "state": {
+        "$ref": "#/components/schemas/JobState"
+      },
+      "schedule": {
+        "description": "One schedule field per kind: every_n_minutes (recurring), cron (cron, workflow), run_at (scheduled).",
+        "$ref": "#/components/schemas/Schedule"
+      },
+      "retry_policy": {
+        "type": "object",
+        "properties": {
+          "max_attempts": {
+            "type": "number"
+          },
+          "retry_on_statuses": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          }
+        },
+        "required": [
+          "max_attempts",
+          "retry_on_statuses"
+        ],
+        "additionalProperties": false
+      },
+      "max_concurrent_executions": {
+        "type": "number"
+      },
+      "max_workflow_duration_seconds": {
+        "type": "number"
+      },
+      "overlap_policy": {
+        "description": "The kinds with a schedule only (SCHEDULED_KINDS).",
+        "enum": [
+          "queue",
+          "skip"
+        ],
+        "type": "string"
+      },
+      "catch_up_policy": {
+        "enum": [
+          "none",
+          "one"
+        ],
+        "type": "string"
+      },
+      "jitter_seconds": {
+        "type": "number"
+      },
+      "on_success_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "on_failure_url": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "notification_override": {
+        "$ref": "#/components/schemas/NotificationOverride"
+      },
+      "tags": {
+        "description": "Sorted, without repeats.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "badge_url": {
+        "description": "The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io).",
+        "type": "string"
+      }
+    },
+    "required": [
+      "badge_url",
+      "key",
+      "kind",
+      "max_concurrent_executions",
+      "name",
+      "notification_override",
+      "on_failure_url",
+      "on_success_url",
+      "retry_policy",
+      "state",
+      "tags"
+    ],
+    "additionalProperties": false
+  },
   "Fire": {
     "description": "One expected fire, as GET /v1/jobs/:id/fires lists it.",
     "type": "object",
@@ -1564,6 +1752,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "id": {
         "type": "string"
       },
+      "key": {
+        "description": "Names the job in apply documents (docs/JOBS-AS-CODE.md); unique in the workspace.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
       "name": {
         "type": "string"
       },
@@ -1667,6 +1862,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "notification_override": {
         "$ref": "#/components/schemas/NotificationOverride"
       },
+      "tags": {
+        "description": "Sorted, without repeats.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
       "idempotency_key": {
         "type": [
           "null",
@@ -1689,6 +1891,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "created_at",
       "id",
       "idempotency_key",
+      "key",
       "kind",
       "max_concurrent_executions",
       "name",
@@ -1698,6 +1901,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "on_success_url",
       "retry_policy",
       "state",
+      "tags",
       "updated_at"
     ],
     "additionalProperties": false
@@ -1847,6 +2051,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "id": {
         "type": "string"
       },
+      "key": {
+        "description": "Names the job in apply documents (docs/JOBS-AS-CODE.md); unique in the workspace.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
       "name": {
         "type": "string"
       },
@@ -1940,6 +2151,13 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "notification_override": {
         "$ref": "#/components/schemas/NotificationOverride"
       },
+      "tags": {
+        "description": "Sorted, without repeats.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
       "idempotency_key": {
         "type": [
           "null",
@@ -1962,6 +2180,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "created_at",
       "id",
       "idempotency_key",
+      "key",
       "kind",
       "max_concurrent_executions",
       "name",
@@ -1971,6 +2190,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "on_success_url",
       "retry_policy",
       "state",
+      "tags",
       "updated_at"
     ],
     "additionalProperties": false
@@ -2789,6 +3009,56 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "wait_for_webhook"
     ],
     "type": "string"
+  },
+  "TagChange": {
+    "description": "POST /v1/tags/:tag/pause and /resume answer: how many jobs changed state.",
+    "type": "object",
+    "properties": {
+      "tag": {
+        "type": "string"
+      },
+      "changed": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "changed",
+      "tag"
+    ],
+    "additionalProperties": false
+  },
+  "TagCount": {
+    "description": "An item of GET /v1/tags: a tag and how many jobs of the workspace carry it.",
+    "type": "object",
+    "properties": {
+      "tag": {
+        "type": "string"
+      },
+      "jobs": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "jobs",
+      "tag"
+    ],
+    "additionalProperties": false
+  },
+  "TagList": {
+    "description": "GET /v1/tags answer, sorted by tag.",
+    "type": "object",
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/TagCount"
+        }
+      }
+    },
+    "required": [
+      "data"
+    ],
+    "additionalProperties": false
   },
   "TokenScope": {
     "description": "What an API token may do: `full` everything, `run` reads and runs, `read` reads only.",

@@ -1,9 +1,9 @@
 import type {
   ShieldsEndpoint,
   JobStats,
-  ApiToken, ApiTokenCreated, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
+  ApiToken, ApiTokenCreated, ApplyDocument, ApplyResult, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
   HostLimit, ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
-  TriggerResult, WorkspaceCreated, WorkspaceFire,
+  TagList, TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
 
@@ -15,6 +15,7 @@ const later = '2026-11-27T09:00:00.412Z';
 
 export const job: Job = {
   id: 'job_Vq3n1mKc0tX9yQ2wP8sLaA',
+  key: 'reports.nightly',
   name: 'nightly report',
   kind: 'cron',
   state: 'active',
@@ -36,6 +37,7 @@ export const job: Job = {
   on_success_url: null,
   on_failure_url: 'https://hooks.example.com/cron-failed',
   notification_override: 'inherit',
+  tags: ['reports', 'team:data'],
   idempotency_key: null,
   badge_url: 'https://cron.example.com/v1/badges/bdg_9e107d9d372bb6826bd81d3542a419d69e107d9d372bb6826bd81d3542a419d6.svg',
   created_at: at,
@@ -320,3 +322,15 @@ export const errors: Record<ErrorCode, ErrorEnvelope> = {
   internal_error: { error: { code: 'internal_error', message: 'internal error (request id 6f1c2b9e-3d4a-4e5f-8a7b-1c2d3e4f5a6b)' } },
   service_unavailable: { error: { code: 'service_unavailable', message: 'the service is temporarily unavailable; try again' } },
 };
+
+export const applyResult: ApplyResult = {
+  created: ['reports.weekly'],
+  updated: [{ key: 'reports.nightly', fields: ['schedule', 'tags'] }],
+  deleted: ['reports.legacy'],
+  unchanged: ['billing.invoices'],
+};
+
+const { id: _id, next_run_at: _next, created_at: _created, updated_at: _updated, idempotency_key: _idempotency, key: _key, ...stored } = job;
+export const applyDocument: ApplyDocument = { jobs: [{ ...stored, key: 'reports.nightly' }] };
+
+export const tagList: TagList = { data: [{ tag: 'billing', jobs: 12 }, { tag: 'reports', jobs: 3 }] };

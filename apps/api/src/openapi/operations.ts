@@ -13,6 +13,7 @@ export type Auth = 'api' | 'admin' | 'token' | 'none';
 /** The groups of operations, in the order a reader meets them. */
 export const TAGS = [
   { name: 'Jobs', description: 'Scheduled HTTP requests and step-driven workflows: create, change, pause, run now, import a crontab, the job context store.' },
+  { name: 'Tags', description: 'Tags across the workspace\'s jobs: how many jobs carry each, and pause or resume every job with a tag.' },
   { name: 'Executions', description: 'Runs of jobs with their attempts and step executions: list, inspect, replay, park, resume.' },
   { name: 'Fires', description: 'The fire ledger: every expected fire of a scheduled job, with its outcome (fired, late, caught up, missed, skipped, pending).' },
   { name: 'Dead letters', description: 'Executions that failed for good: list, count, replay, remove.' },
@@ -77,6 +78,19 @@ const jobs: Operation[] = [
     body: { schema: s.jobImport, required: true, example: { crontab: '*/5 * * * * https://example.com/ping?token=abc\n# comments are skipped\n', default_url: 'https://example.com/' } },
     success: { 201: { description: 'The jobs created and the lines that failed.', schema: 'ImportResult', example: ex.importResult } },
     errors: ['limit_exceeded'],
+  },
+  // Jobs as code (docs/JOBS-AS-CODE.md)
+  {
+    method: 'post', path: '/v1/jobs/apply', tag: 'Jobs', auth: 'api', summary: 'Apply a document of keyed jobs',
+    description:
+      'Matches jobs by `key`: creates those not stored, changes those that differ (each given job is its whole definition; fields left out take their defaults, except `state`, which stays as it is unless given), and with `prune` deletes the keyed jobs not given (only those with `prune_tag` when set). Unkeyed jobs are never touched. All or nothing: any invalid job answers 400 naming it (`jobs[3].request.url`) and nothing changes. `dry_run` answers the same and changes nothing.',
+    body: { schema: s.jobApply, required: true, example: { jobs: ex.applyDocument.jobs, prune: true, prune_tag: 'reports' } },
+    success: { 200: { description: 'The keys created, updated (with the top-level fields that change), deleted and unchanged.', schema: 'ApplyResult', example: ex.applyResult } },
+    errors: ['conflict', 'limit_exceeded'],
+  },
+  {
+    method: 'get', path: '/v1/jobs/export', tag: 'Jobs', auth: 'api', summary: 'Export the keyed jobs as an apply document', query: s.jobExport,
+    success: { 200: { description: 'Every keyed job (with `tag`, when given), sorted by key, without the fields the service sets; secret references as written.', schema: 'ApplyDocument', example: ex.applyDocument } },
   },
   { method: 'get', path: '/v1/jobs', tag: 'Jobs', auth: 'api', summary: 'List jobs', query: s.jobList, success: { 200: { description: 'A page of jobs, each with its request or steps summarized (GET /v1/jobs/:id has the whole job).', schema: { list: 'JobSummary' }, example: ex.list([ex.jobSummary]) } } },
   { method: 'get', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Get a job', success: { 200: { description: 'The job.', schema: 'Job', example: ex.job } } },
@@ -342,4 +356,10 @@ const reference: Operation[] = [
   { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...hostLimits, ...access, ...publicEndpoints, ...admin, ...reference];
+const tags: Operation[] = [
+  { method: 'get', path: '/v1/tags', tag: 'Tags', auth: 'api', summary: 'List the tags of the workspace\'s jobs', success: { 200: { description: 'Every tag, sorted, with how many jobs carry it.', schema: 'TagList', example: ex.tagList } } },
+  { method: 'post', path: '/v1/tags/:tag/pause', tag: 'Tags', auth: 'api', summary: 'Pause every active job with a tag', success: { 200: { description: 'How many jobs were paused; jobs not active are left as they are.', schema: 'TagChange', example: { tag: 'billing', changed: 12 } } } },
+  { method: 'post', path: '/v1/tags/:tag/resume', tag: 'Tags', auth: 'api', summary: 'Resume every paused job with a tag', success: { 200: { description: 'How many jobs were resumed, each next run computed from now; jobs not paused are left as they are.', schema: 'TagChange', example: { tag: 'billing', changed: 12 } } } },
+];
+
+export const OPERATIONS: Operation[] = [...jobs, ...tags, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...hostLimits, ...access, ...publicEndpoints, ...admin, ...reference];

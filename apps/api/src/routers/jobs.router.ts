@@ -1,7 +1,7 @@
-import { IDEMPOTENCY_KEY_HEADER, type ImportResult } from '@cronsvc/contracts';
+import { IDEMPOTENCY_KEY_HEADER, type ApplyDocument, type ApplyResult, type ImportResult } from '@cronsvc/contracts';
 import { Router } from 'express';
 import {
-  AppError, createJob, deleteJob, findJob, getJobContext, importCrontab, jobFire, jobStats, rotateJobBadge, listExecutions, listJobFires, listJobs, patchJobContext, pauseJob,
+  AppError, applyJobs, createJob, exportJobs, deleteJob, findJob, getJobContext, importCrontab, jobFire, jobStats, rotateJobBadge, listExecutions, listJobFires, listJobs, patchJobContext, pauseJob,
   resumeJob, runNow, serializeExecution, serializeExecutionSummary, serializeJob, serializeJobSummary, updateJob, type JobRow,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
@@ -28,6 +28,13 @@ export function jobsRouter(deps: ApiDeps): Router {
     const { created, errors, notes } = await importCrontab(deps, ws(res), req.body);
     // 201 even when no line was good: the answer's shape stays the same and `errors` says why.
     res.status(201).json({ created: created.map(show), errors, notes } satisfies ImportResult);
+  });
+  // Jobs as code (docs/JOBS-AS-CODE.md); before the /:id routes like import.
+  router.post('/apply', async (req, res) => {
+    res.json((await applyJobs(deps, ws(res), req.body, actorOf(res))) satisfies ApplyResult);
+  });
+  router.get('/export', async (req, res) => {
+    res.json((await exportJobs(deps, ws(res), req.query)) satisfies ApplyDocument);
   });
   router.get('/', async (req, res) => {
     const page = await listJobs(deps, ws(res), req.query);

@@ -47,6 +47,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   // Jobs.
   'POST /v1/jobs': 'write',
   'POST /v1/jobs/import': 'write',
+  'POST /v1/jobs/apply': 'write',
+  'GET /v1/jobs/export': 'read',
   'GET /v1/jobs': 'read',
   'GET /v1/jobs/:id': 'read',
   'PATCH /v1/jobs/:id': 'write',
@@ -63,6 +65,11 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /v1/jobs/:id/notification-rules': 'read',
   'POST /v1/jobs/:id/notification-rules': 'write',
   'DELETE /v1/jobs/:id/notification-rules/:rule_id': 'write',
+
+  // Tags.
+  'GET /v1/tags': 'read',
+  'POST /v1/tags/:tag/pause': 'run',
+  'POST /v1/tags/:tag/resume': 'run',
 
   // Executions, fires and dead letters.
   'GET /v1/executions': 'read',
@@ -149,6 +156,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /console/jobs/:id/delete': 'write',
   'POST /console/jobs/:id/rules': 'write',
   'POST /console/jobs/:id/rules/:ruleId/delete': 'write',
+  'POST /console/tags/:tag/pause': 'run',
+  'POST /console/tags/:tag/resume': 'run',
   'GET /console/executions': 'read',
   'GET /console/executions/:id': 'read',
   'POST /console/executions/:id/replay': 'run',

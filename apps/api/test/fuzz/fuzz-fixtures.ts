@@ -13,7 +13,7 @@ import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, a
  */
 export type Resource =
   | 'job' | 'execution' | 'secret' | 'channel' | 'delivery' | 'monitor' | 'rule' | 'workspace' | 'api_token'
-  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'host_limit';
+  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'host_limit' | 'tag';
 
 export type Owner = 'own' | 'other';
 

@@ -97,6 +97,21 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
         default_url: fc.constant(url('default')),
       }),
     ),
+  'POST /v1/jobs/apply': () =>
+    mutated(
+      fc.record({
+        jobs: fc.array(fc.constantFrom<unknown>(...JOB_BASES), { maxLength: 3 }).map((list) =>
+          list.map((job, i) => ({ ...(job as Record<string, unknown>), key: `fuzz.${i}`, tags: ['fuzz'] })),
+        ),
+        prune: fc.boolean(),
+        prune_tag: fc.constant('fuzz'),
+        dry_run: fc.boolean(),
+      }),
+    ),
+  'GET /v1/jobs/export': 'none',
+  'GET /v1/tags': 'none',
+  'POST /v1/tags/:tag/pause': 'none',
+  'POST /v1/tags/:tag/resume': 'none',
   'GET /v1/jobs': 'none',
   'GET /v1/jobs/:id': 'none',
   'PATCH /v1/jobs/:id': () => mutated(oneOf(JOB_PATCHES)),

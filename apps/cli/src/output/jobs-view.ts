@@ -20,6 +20,7 @@ export const jobsTable = (paint: Paint, page: ListEnvelope<Job>) =>
     { header: 'SCHEDULE', value: scheduleText, max: 40 },
     { header: 'STATE', value: (j) => paintStatus(paint, j.state) },
     { header: 'NEXT RUN', value: (j) => relativeTime(j.next_run_at) },
+    { header: 'TAGS', value: (j) => (j.tags ?? []).join(','), max: 40 },
   ]);
 
 export function jobDetails(paint: Paint, job: Job): string {
@@ -27,6 +28,7 @@ export function jobDetails(paint: Paint, job: Job): string {
   const headers = request ? Object.entries(request.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join(', ') : '';
   return details([
     ['ID', job.id],
+    ['Key', job.key ?? undefined],
     ['Name', job.name],
     ['Kind', job.kind],
     ['State', paintStatus(paint, job.state)],
@@ -39,6 +41,7 @@ export function jobDetails(paint: Paint, job: Job): string {
     ['Steps', job.steps ? job.steps.map((s) => `${s.id} (${s.type})`).join(', ') : undefined],
     ['Max attempts', String(job.retry_policy.max_attempts)],
     ['Fire policies', job.overlap_policy ? `overlap ${job.overlap_policy}, catch-up ${job.catch_up_policy}, jitter ${job.jitter_seconds} s` : undefined],
+    ['Tags', job.tags?.length ? job.tags.join(', ') : undefined],
     ['Trigger URL', job.trigger_url],
     ['Created', `${job.created_at} (${relativeTime(job.created_at)})`],
     ['Updated', `${job.updated_at} (${relativeTime(job.updated_at)})`],

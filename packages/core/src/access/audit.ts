@@ -52,6 +52,21 @@ export async function writeAudit(tx: AuditWriter, actor: Actor | undefined, entr
 }
 
 /**
+ * Writes the events of changes made through a raw SQL transaction (`client` is inside it), in one
+ * statement; without an actor nothing is written, as writeAudit.
+ */
+export async function writeAuditSql(client: Pick<SqlPool, 'query'>, actor: Actor | undefined, entries: AuditEntry[]): Promise<void> {
+  if (!actor || entries.length === 0) return;
+  const rows = entries.map((e) => auditRow(actor, e));
+  await client.query({
+    text: `INSERT INTO audit_events (id, workspace_id, action, target_type, target_id, actor_type, actor_token_id, actor_name, request_id, changed_fields, created_at)
+           SELECT t.id, $2, t.action, t.target_type, t.target_id, $3, $4, $5, $6, t.changed_fields, now()
+             FROM unnest($1::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[]) AS t(id, action, target_type, target_id, changed_fields)`,
+    values: [rows.map((r) => r.id), actor.workspaceId, actor.kind, actor.tokenId, actor.name, actor.requestId, rows.map((r) => r.action), rows.map((r) => r.targetType), rows.map((r) => r.targetId), rows.map((r) => JSON.stringify(r.changedFields))],
+  });
+}
+
+/**
  * Runs a change that is one Prisma statement together with its event, in one transaction (a
  * batch: one round trip more than the change alone); without an actor, the change alone.
  */

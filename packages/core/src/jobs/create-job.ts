@@ -16,6 +16,7 @@ import { isStoredBytesError, storedBytesExceeded, wouldExceedStoredBytes } from 
 import { webhookColumns } from './webhook-credentials.js';
 import type { Actor } from '../access/actor.js';
 import { fieldsOf } from '../access/audit.js';
+import { checkKeyFree } from './job-keys.js';
 
 export interface CreateJobResult {
   job: JobRow;
@@ -37,6 +38,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   checkStepTimeouts(input);
   checkJobTargets(deps.config, input);
   await checkJobReferences(deps.db, workspaceId, input);
+  if (input.key) await checkKeyFree(deps.db, workspaceId, input.key);
 
   const base = { kind: input.kind, state: input.state, schedule: input.schedule ?? null, scheduleAnchor: now };
   const id = newId('job');
@@ -68,11 +70,12 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     if (fire) await enqueueCommitted(deps, [{ executionId: fire.executionId, attempt: 1, runAt: fire.scheduledFor, workspaceId: stored.workspaceId }]);
     return { job: stored, created: true };
   }
-  // Nothing stored: another request with the same Idempotency-Key got there first, or the
+  // Nothing stored: another request with the same Idempotency-Key or key got there first, or the
   // workspace is at its quota of jobs or of stored bytes (the insert skips such a job, see
   // job-quota.ts and db/stored-bytes.ts).
   const winner = idempotencyKey === undefined ? null : await jobWithKey(deps, workspaceId, idempotencyKey);
   if (winner) return { job: winner, created: false };
+  if (input.key) await checkKeyFree(deps.db, workspaceId, input.key);
   const { maxStoredBytesPerWorkspace: maxBytes } = deps.config;
   throw (await wouldExceedStoredBytes(deps.pool, workspaceId, row.storedBytes, maxBytes)) ? storedBytesExceeded(maxBytes) : jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
 }

@@ -8,7 +8,7 @@ import type { Actor } from '../access/actor.js';
 import { newId } from '../ids/ids.js';
 
 /** A job row as Postgres returns it (pg parses jsonb and timestamptz). */
-interface JobRecord {
+export interface JobRecord {
   id: string;
   workspace_id: string;
   name: string;
@@ -35,6 +35,8 @@ interface JobRecord {
   stored_bytes: number;
   summary: Prisma.JsonValue;
   badge_token: string;
+  key: string | null;
+  tags: Prisma.JsonValue;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,7 +47,7 @@ export interface FirstFire {
   scheduledFor: Date;
 }
 
-interface NewJob {
+export interface NewJob {
   job: JobRow;
   fire: FirstFire | null;
   requestId: string | null;
@@ -84,9 +86,11 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'stored_bytes', type: 'int', value: (j) => j.storedBytes },
   { name: 'summary', type: 'jsonb', value: (j) => j.summary },
   { name: 'badge_token', type: 'text', value: (j) => j.badgeToken },
+  { name: 'key', type: 'text', value: (j) => j.key },
+  { name: 'tags', type: 'jsonb', value: (j) => j.tags },
 ];
 
-const INPUT_COLUMNS: readonly Column<NewJob>[] = [
+export const INPUT_COLUMNS: readonly Column<NewJob>[] = [
   ...JOB_COLUMNS.map((c): Column<NewJob> => ({ ...c, value: (n) => c.value(n.job) })),
   { name: 'fire_execution_id', type: 'text', value: (n) => n.fire?.executionId ?? null },
   { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => n.fire?.scheduledFor ?? null },
@@ -101,16 +105,16 @@ const INPUT_COLUMNS: readonly Column<NewJob>[] = [
 
 // One statement for any number of new jobs, and for the first execution of those that fire as
 // they are created, so a one_time job and its execution commit together in one round trip. A job
-// whose Idempotency-Key is already used in its workspace (stored, or earlier in the same batch),
-// or that would not fit in its workspace's stored bytes, is not inserted and returns no row, and
-// neither is its execution.
-const INSERT_JOBS_SQL = `
+// whose Idempotency-Key or key is already used in its workspace (stored, or earlier in the same
+// batch), or that would not fit in its workspace's stored bytes, is not inserted and returns no
+// row, and neither is its execution: one such job never fails the others of its batch.
+export const INSERT_JOBS_SQL = `
   WITH input AS (
     SELECT * FROM ${unnestFrom(INPUT_COLUMNS, 't')}
   ), job AS (
     INSERT INTO jobs (${columnNames(JOB_COLUMNS)})
     SELECT ${columnNames(JOB_COLUMNS)} FROM input WHERE within_stored_bytes(workspace_id, stored_bytes)
-    ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
+    ON CONFLICT DO NOTHING
     RETURNING *
   ), fire AS (
     INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, request_id, created_at, updated_at)
@@ -127,7 +131,7 @@ const INSERT_JOBS_SQL = `
   )
   SELECT * FROM job`;
 
-function jobFromRecord(r: JobRecord): JobRow {
+export function jobFromRecord(r: JobRecord): JobRow {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -155,6 +159,8 @@ function jobFromRecord(r: JobRecord): JobRow {
     storedBytes: r.stored_bytes,
     summary: r.summary,
     badgeToken: r.badge_token,
+    key: r.key,
+    tags: r.tags,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

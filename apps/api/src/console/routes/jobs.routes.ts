@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import {
-  AppError, createJob, createRule, deleteJob, deleteRule, findJob, jobFire, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
+  AppError, countTagged, createJob, listTags, createRule, deleteJob, deleteRule, findJob, jobFire, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
   pauseJob, recentOutcomes, resumeJob, runNow, serializeChannel, serializeExecutionSummary, serializeJob, serializeJobSummary, serializeRule, upcomingFires,
   updateJob, type JobRow,
 } from '@cronsvc/core';
@@ -31,19 +31,24 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
   const show = (row: JobRow) => serializeJob(row, deps.config);
 
   router.get('/', async (req, res) => {
-    const filter: JobsFilter = { name: queryText(req.query.name), state: queryText(req.query.state), kind: queryText(req.query.kind) };
+    const filter: JobsFilter = { name: queryText(req.query.name), state: queryText(req.query.state), kind: queryText(req.query.kind), tag: queryText(req.query.tag) };
     const offset = queryText(req.query.offset) ?? '0';
     const ws = workspaceOf(res);
     try {
       const list = await listJobs(deps, ws, { ...filter, limit: String(PAGE_SIZE), offset });
       const ids = list.data.map((j) => j.id);
-      const [outcomes, missed] = await Promise.all([recentOutcomes(deps, ws, ids, RECENT), missedCounts(deps, ids, new Date(deps.clock.now().getTime() - DAY_MS))]);
+      const [outcomes, missed, tags, tagged] = await Promise.all([
+        recentOutcomes(deps, ws, ids, RECENT),
+        missedCounts(deps, ids, new Date(deps.clock.now().getTime() - DAY_MS)),
+        listTags(deps, ws),
+        filter.tag ? countTagged(deps, ws, filter.tag) : null,
+      ]);
       const data = list.data.map((row) => serializeJobSummary(row, deps.config));
-      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data }, { outcomes, missed }, filter));
+      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data }, { outcomes, missed }, filter, { tags, tagged }));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
       const empty = { data: [], total: 0, limit: PAGE_SIZE, offset: 0 };
-      sendPage(res, 400, jobsView(viewContext(deps, req, res), empty, { outcomes: new Map(), missed: new Map() }, filter, error.message));
+      sendPage(res, 400, jobsView(viewContext(deps, req, res), empty, { outcomes: new Map(), missed: new Map() }, filter, { tags: [], tagged: null }, error.message));
     }
   });
 

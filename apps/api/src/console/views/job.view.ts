@@ -8,6 +8,7 @@ import { badgeSection } from './badge-copy.view.js';
 import { fireStrip } from './fire-strip.view.js';
 import { jobForm } from './job-form.view.js';
 import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { tagChips } from './jobs.view.js';
 
 export interface JobPage {
   job: Job;
@@ -112,7 +113,7 @@ export function jobView(ctx: ViewContext, view: JobPage): Html {
   return page(
     ctx,
     { title: job.name, section: 'jobs' },
-    html`<div class="page-head"><h1>${job.name}</h1>${badge(job.state)}</div>
+    html`<div class="page-head"><h1>${job.name}</h1>${badge(job.state)}${tagChips(job.tags)}</div>
 <div class="actions">
 ${postButton(ctx, paths.jobAction(job.id, 'run-now'), 'Run now', { className: 'primary' })}
 ${pauseOrResume}
