@@ -13,8 +13,8 @@ export const CONTRACT_SCHEMAS_FILE = path.join(root, 'apps/api/src/openapi/contr
 /** The answers of the API, by their contract type name. */
 export const RESPONSE_TYPES = [
   'ApiToken', 'ApiTokenCreated', 'Approval', 'ApprovalDecisionResult', 'AuditEvent', 'Channel', 'ChannelTestResult', 'Delivery', 'DlqStats', 'ErrorEnvelope', 'Execution',
-  'ExecutionSummary', 'Fire', 'ImportResult', 'Job', 'JobContext', 'JobSummary', 'Monitor', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
-  'Rule', 'Secret', 'SigningKey', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
+  'ExecutionSummary', 'Fire', 'HostLimit', 'ImportResult', 'Job', 'JobContext', 'JobSummary', 'Monitor', 'MonitorPing', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
+  'Rule', 'Secret', 'SigningKey', 'SnoozeLink', 'SnoozeLinkResult', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
 ];
 
 type Schema = Record<string, unknown>;

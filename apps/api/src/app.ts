@@ -21,7 +21,10 @@ import { jobsRouter } from './routers/jobs.router.js';
 import { monitorsRouter } from './routers/monitors.router.js';
 import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
+import { notificationRulesRouter } from './routers/notification-rules.router.js';
+import { snoozeRouter } from './routers/snooze.router.js';
 import { resumeRouter } from './routers/resume.router.js';
+import { hostLimitsRouter } from './routers/host-limits.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
@@ -71,6 +74,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.ping, pingRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.snooze, snoozeRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
   const reads = workspaceReadGate();
@@ -95,9 +99,11 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/signing-key', signingKeyRouter(deps));
   v1.use('/notification-deliveries', deliveriesRouter(deps));
   v1.use('/notification-channels', channelsRouter(deps, senders));
+  v1.use('/notification-rules', notificationRulesRouter(deps));
   v1.use('/monitors', monitorsRouter(deps));
   v1.use('/tokens', tokensRouter(deps));
   v1.use('/audit-events', auditEventsRouter(deps));
+  v1.use('/host-limits', hostLimitsRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

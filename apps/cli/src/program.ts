@@ -5,6 +5,7 @@ import { registerCompletion } from './commands/completion.js';
 import { registerDeliveries } from './commands/deliveries.js';
 import { registerDlq } from './commands/dlq.js';
 import { registerExecutions } from './commands/executions.js';
+import { registerHosts } from './commands/hosts.js';
 import { registerJobs } from './commands/jobs.js';
 import { registerLogin } from './commands/login.js';
 import { registerMonitors, registerPing } from './commands/monitors.js';
@@ -69,6 +70,7 @@ export function createProgram(options: ProgramOptions = {}): Command {
   registerDeliveries(program);
   registerMonitors(program);
   registerPing(program);
+  registerHosts(program);
   registerCompletion(program);
 
   for (const command of leaves(program)) {

@@ -1,6 +1,7 @@
 import { auditEndpoints, tokensEndpoints } from './endpoints/access.js';
 import { dlqEndpoints } from './endpoints/dlq.js';
 import { executionsEndpoints } from './endpoints/executions.js';
+import { hostLimitsEndpoints } from './endpoints/hosts.js';
 import { jobsEndpoints } from './endpoints/jobs.js';
 import { monitorsEndpoints } from './endpoints/monitors.js';
 import { channelsEndpoints, deliveriesEndpoints, rulesEndpoints } from './endpoints/notifications.js';
@@ -22,6 +23,7 @@ export function createClient(options: HttpOptions) {
     monitors: monitorsEndpoints(send),
     tokens: tokensEndpoints(send),
     audit: auditEndpoints(send),
+    hostLimits: hostLimitsEndpoints(send),
   };
 }
 

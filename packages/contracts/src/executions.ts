@@ -67,6 +67,8 @@ export interface Attempt {
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   startedAt: string;
+  /** How long the attempt waited for its host's budget or Retry-After cool-down before it was sent (0 when it did not). */
+  budget_wait_ms: number;
   created_at: string;
   updated_at: string;
 }

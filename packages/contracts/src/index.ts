@@ -19,19 +19,23 @@ export {
   ATTEMPT_STATUSES, ERROR_CLASSES, EXECUTION_SORTS, EXECUTION_SOURCES, EXECUTION_STATUSES, STEP_DECISIONS, STEP_EXECUTION_STATUSES,
   TRANSPORT_ERROR_CLASSES, WAITING_REASONS,
 } from './executions.js';
+export { type HostLimit, type HostLimitInput } from './host-limits.js';
 export { type Secret, type SecretInput, type SecretPatch, SECRET_NAME_PATTERN } from './secrets.js';
 export { type SigningKey } from './signing-keys.js';
 export {
   type Channel, type ChannelInput, type ChannelPatch, type ChannelTestFailure, type ChannelTestResult, type ChannelTestSuccess, type ChannelType,
   type Delivery, type DeliveryKind, type DeliveryListQuery, type DeliveryStatus, type EventType, type JobRuleEvent, type MonitorRuleEvent,
-  type PayloadEvent, type Rule, type RuleEvent, type RuleInput,
+  type PayloadEvent, type Rule, type RuleEvent, type RuleInput, type SnoozeInput, type SnoozeLink, type SnoozeLinkResult,
   CHANNEL_TYPES, DELIVERY_KINDS, DELIVERY_STATUSES, EVENT_TYPES, JOB_RULE_EVENTS, MONITOR_RULE_EVENTS, PAYLOAD_EVENTS,
 } from './notifications.js';
 export {
   type Fire, type FireListQuery, type FireMissedPayload, type FireOutcome, type FireSkipReason, type WorkspaceFire, type WorkspaceFireListQuery,
   FIRE_OUTCOMES, FIRE_SKIP_REASONS,
 } from './fires.js';
-export { type Monitor, type MonitorInput, type MonitorListQuery, type MonitorPatch, type MonitorState, type PingResult, MONITOR_STATES } from './monitors.js';
+export {
+  type Monitor, type MonitorInput, type MonitorListQuery, type MonitorPatch, type MonitorPing, type MonitorPingKind, type MonitorSchedule, type MonitorState, type PingResult,
+  MONITOR_PING_KINDS, MONITOR_STATES,
+} from './monitors.js';
 export { type DlqStats, type PurgeInput, type PurgeResult, type ReplayBatchInput, type ReplayBatchResult, REPLAY_BATCH_MAX } from './dlq.js';
 export {
   type Approval, type ApprovalDecision, type ApprovalDecisionResult, type ApprovalStatus, type ResumeResult, type TriggerResult, APPROVAL_STATUSES,

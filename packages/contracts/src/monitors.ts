@@ -4,25 +4,42 @@ import type { PageQuery } from './lists.js';
 export const MONITOR_STATES = ['new', 'up', 'down', 'paused'] as const;
 export type MonitorState = (typeof MONITOR_STATES)[number];
 
+/** A monitor's cron schedule: 5 fields, UTC. */
+export interface MonitorSchedule {
+  cron: string;
+}
+
 export interface Monitor {
   id: string;
   name: string;
-  expected_interval_sec: number;
+  /** Null when the monitor has a cron schedule. */
+  expected_interval_sec: number | null;
+  /** Null when the monitor has an interval. */
+  schedule: MonitorSchedule | null;
   grace_sec: number;
+  /** A started run that has not succeeded within it takes the monitor down. */
+  max_duration_sec: number | null;
   state: MonitorState;
   last_ping_at: string | null;
+  /** When the next ping is expected, while the monitor is up. */
+  next_expected_at: string | null;
+  /** When the monitor goes down without a ping, while it is up. */
   next_due_at: string | null;
+  /** Duration of the last run that was started with a start ping and then ended. */
+  last_duration_ms: number | null;
   /** Null only when the stored token cannot be decrypted (SECRETS_ENCRYPTION_KEY changed). */
   ping_url: string | null;
   created_at: string;
   updated_at: string;
 }
 
-/** Body of POST /v1/monitors. */
+/** Body of POST /v1/monitors: `expected_interval_sec` or `schedule`, not both. */
 export interface MonitorInput {
   name: string;
-  expected_interval_sec: number;
+  expected_interval_sec?: number;
+  schedule?: MonitorSchedule;
   grace_sec?: number;
+  max_duration_sec?: number | null;
 }
 
 /** Body of PATCH /v1/monitors/:id: at least one field. */
@@ -35,4 +52,21 @@ export interface MonitorListQuery extends PageQuery {
 /** GET|POST /v1/ping/:token answer. */
 export interface PingResult {
   ok: true;
+}
+
+export const MONITOR_PING_KINDS = ['start', 'success', 'fail'] as const;
+export type MonitorPingKind = (typeof MONITOR_PING_KINDS)[number];
+
+/** An item of GET /v1/monitors/:id/pings, newest first. */
+export interface MonitorPing {
+  kind: MonitorPingKind;
+  /** From /v1/ping/:token/:exit_status, else null. */
+  exit_status: number | null;
+  received_at: string;
+  /** From the run's start ping, on the success or fail that ends it. */
+  duration_ms: number | null;
+  /** The first 10 KiB of a POST body. */
+  body_preview: string | null;
+  source_ip: string | null;
+  user_agent: string | null;
 }

@@ -11,7 +11,7 @@ export { loadConfig, type QueueBackendName } from './config/index.js';
 export { type Db, type EmbeddedPostgres, freePort, type JobRow, Prisma, processAlive, type SqlPool, startEmbeddedPostgres } from './db/index.js';
 export { type Clock, type Deps } from './deps/index.js';
 export {
-  listDeliveries, reconcileDeliveries, retryDelivery, sendDelivery, serializeDelivery
+  listDeliveries, dueDeliveries, reclaimDeliveries, type ReclaimedDeliveries, reconcileDeliveries, releaseDeliveries, retryDelivery, sendDelivery, serializeDelivery
 } from './deliveries/index.js';
 export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
 export { AppError, isUnavailable } from './errors/index.js';
@@ -21,6 +21,10 @@ export {
 } from './executions/index.js';
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
+export {
+  deleteHostLimit, findHostLimit, hostCooldowns, HostGate, hostOf, type HostLimiter, type HostLimitRow, listHostLimits, postgresHostLimiter, putHostLimit,
+  redisHostLimiter, serializeHostLimit
+} from './hosts/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
   createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,
@@ -30,13 +34,14 @@ export {
 export { createLogger, type Logger, withLogContext } from './logging/index.js';
 export { fairShareDeferrals, heldBackExecutions, httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
 export {
-  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pingTokenKnown, pruneMonitorDeliveries, recordPing, resumeMonitor,
-  revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
+  BODY_PREVIEW_BYTES, createMonitor, deleteMonitor, downDeadline, findMonitor, listMonitorPings, listMonitors, nextExpectedAfter, pauseMonitor, pingTokenKnown,
+  PINGS_KEPT, pruneMonitorDeliveries, recordPing, resumeMonitor, revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor, type PingDetails
 } from './monitors/index.js';
 export {
   type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,
   listChannels, listRules, type Mailer, relayEvents, type RuleOwner, SEND_TIMEOUT_MS, serializeChannel, serializeRule, testChannel,
-  updateChannel
+  updateChannel,
+  getRuleById, pruneSnoozeTokens, snoozeByLink, snoozeLinkView, snoozeRule, snoozeTokenKnown, unsnoozeRule
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,

@@ -15,6 +15,7 @@ import { executionsRoutes } from './routes/executions.routes.js';
 import { importRoutes } from './routes/import.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { monitorsRoutes } from './routes/monitors.routes.js';
+import { hostsRoutes } from './routes/hosts.routes.js';
 import { secretsRoutes } from './routes/secrets.routes.js';
 import { signInRoutes } from './routes/sign-in.routes.js';
 import { clearSessionCookie, requireSession, signedIn } from './session.js';
@@ -94,6 +95,7 @@ export function consoleRouter(
   router.use('/channels', channelsRoutes(deps));
   router.use('/secrets', secretsRoutes(deps));
   router.use(accessRoutes(deps));
+  router.use('/hosts', hostsRoutes(deps));
   router.use(consoleNotFound(deps));
   router.use(consoleErrors(deps));
   return router;

@@ -34,6 +34,8 @@ export const paths = {
   tokens: at('tokens'),
   tokenDelete: (id: string) => at('tokens', id, 'delete'),
   audit: at('audit'),
+  hosts: at('hosts'),
+  hostDelete: at('hosts', 'delete'),
 };
 
 /** A console path a sign-in may return to: only this console's own pages, never another site. */

@@ -448,6 +448,10 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "startedAt": {
         "type": "string"
       },
+      "budget_wait_ms": {
+        "description": "How long the attempt waited for its host's budget or Retry-After cool-down before it was sent (0 when it did not).",
+        "type": "number"
+      },
       "created_at": {
         "type": "string"
       },
@@ -456,6 +460,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "budget_wait_ms",
       "created_at",
       "errorClass",
       "errorMessage",
@@ -1321,6 +1326,51 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "type": "string"
   },
+  "HostLimit": {
+    "description": "A workspace's budget for one target host, and the host's Retry-After cool-down\n(docs/JOBS.md, \"Host budgets and Retry-After\"). `host` is the URL's host name, lower-case, without port.",
+    "type": "object",
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "max_concurrency": {
+        "description": "Requests to the host in flight at once, across all executors; null for no limit.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "max_per_second": {
+        "description": "Requests started per second; null for no limit.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "cooldown_until": {
+        "description": "Until when the host asked (Retry-After) to be left alone; null when no cool-down runs.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cooldown_until",
+      "created_at",
+      "host",
+      "max_concurrency",
+      "max_per_second",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
   "HttpMethod": {
     "enum": [
       "DELETE",
@@ -1762,10 +1812,32 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "type": "string"
       },
       "expected_interval_sec": {
-        "type": "number"
+        "description": "Null when the monitor has a cron schedule.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "schedule": {
+        "description": "Null when the monitor has an interval.",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/MonitorSchedule"
+          },
+          {
+            "type": "null"
+          }
+        ]
       },
       "grace_sec": {
         "type": "number"
+      },
+      "max_duration_sec": {
+        "description": "A started run that has not succeeded within it takes the monitor down.",
+        "type": [
+          "null",
+          "number"
+        ]
       },
       "state": {
         "$ref": "#/components/schemas/MonitorState"
@@ -1776,10 +1848,25 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
-      "next_due_at": {
+      "next_expected_at": {
+        "description": "When the next ping is expected, while the monitor is up.",
         "type": [
           "null",
           "string"
+        ]
+      },
+      "next_due_at": {
+        "description": "When the monitor goes down without a ping, while it is up.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "last_duration_ms": {
+        "description": "Duration of the last run that was started with a start ping and then ended.",
+        "type": [
+          "null",
+          "number"
         ]
       },
       "ping_url": {
@@ -1801,12 +1888,92 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "expected_interval_sec",
       "grace_sec",
       "id",
+      "last_duration_ms",
       "last_ping_at",
+      "max_duration_sec",
       "name",
       "next_due_at",
+      "next_expected_at",
       "ping_url",
+      "schedule",
       "state",
       "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "MonitorPing": {
+    "description": "An item of GET /v1/monitors/:id/pings, newest first.",
+    "type": "object",
+    "properties": {
+      "kind": {
+        "$ref": "#/components/schemas/MonitorPingKind"
+      },
+      "exit_status": {
+        "description": "From /v1/ping/:token/:exit_status, else null.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "received_at": {
+        "type": "string"
+      },
+      "duration_ms": {
+        "description": "From the run's start ping, on the success or fail that ends it.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "body_preview": {
+        "description": "The first 10 KiB of a POST body.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "source_ip": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "user_agent": {
+        "type": [
+          "null",
+          "string"
+        ]
+      }
+    },
+    "required": [
+      "body_preview",
+      "duration_ms",
+      "exit_status",
+      "kind",
+      "received_at",
+      "source_ip",
+      "user_agent"
+    ],
+    "additionalProperties": false
+  },
+  "MonitorPingKind": {
+    "enum": [
+      "fail",
+      "start",
+      "success"
+    ],
+    "type": "string"
+  },
+  "MonitorSchedule": {
+    "description": "A monitor's cron schedule: 5 fields, UTC.",
+    "type": "object",
+    "properties": {
+      "cron": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "cron"
     ],
     "additionalProperties": false
   },
@@ -2053,6 +2220,34 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
           "string"
         ]
       },
+      "after_consecutive_failures": {
+        "description": "on_failure rules of jobs: the streak's first delivery comes with its Nth consecutive failure (1..100).",
+        "type": "number"
+      },
+      "realert_after_minutes": {
+        "description": "on_failure rules of jobs: minutes between deliveries of one streak after its first; 0 every failure, null never again.",
+        "type": [
+          "null",
+          "number"
+        ]
+      },
+      "snoozed_until": {
+        "description": "Until when the rule delivers nothing; null when not snoozed.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "last_delivered_at": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "held_back": {
+        "description": "Events not delivered since the last delivery (streak, re-alert interval or snooze).",
+        "type": "number"
+      },
       "created_at": {
         "type": "string"
       },
@@ -2061,12 +2256,17 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       }
     },
     "required": [
+      "after_consecutive_failures",
       "channel_id",
       "created_at",
       "event",
+      "held_back",
       "id",
       "job_id",
+      "last_delivered_at",
       "monitor_id",
+      "realert_after_minutes",
+      "snoozed_until",
       "updated_at"
     ],
     "additionalProperties": false
@@ -2138,6 +2338,58 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     "required": [
       "created_at",
       "signing_key"
+    ],
+    "additionalProperties": false
+  },
+  "SnoozeLink": {
+    "description": "GET on a snooze link, for a client that asks for JSON (a browser gets the page): what it would snooze.",
+    "type": "object",
+    "properties": {
+      "event": {
+        "$ref": "#/components/schemas/RuleEvent"
+      },
+      "job_id": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "monitor_id": {
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "name": {
+        "description": "The job's or monitor's name.",
+        "type": "string"
+      },
+      "snoozed_until": {
+        "type": [
+          "null",
+          "string"
+        ]
+      }
+    },
+    "required": [
+      "event",
+      "job_id",
+      "monitor_id",
+      "name",
+      "snoozed_until"
+    ],
+    "additionalProperties": false
+  },
+  "SnoozeLinkResult": {
+    "description": "The answer to POST on a snooze link.",
+    "type": "object",
+    "properties": {
+      "snoozed_until": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "snoozed_until"
     ],
     "additionalProperties": false
   },

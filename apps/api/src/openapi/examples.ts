@@ -1,6 +1,6 @@
 import type {
   ApiToken, ApiTokenCreated, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
-  ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
+  HostLimit, ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
   TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
@@ -79,6 +79,7 @@ export const execution: Execution = {
       errorClass: null,
       errorMessage: null,
       startedAt: at,
+      budget_wait_ms: 0,
       created_at: later,
       updated_at: later,
     },
@@ -153,6 +154,8 @@ export const context: JobContext = { last_cursor: '8812', region: 'eu' };
 
 export const secret: Secret = { id: 'sec_7Hs2kLp9qRt4vWx6yZa1bC', name: 'reports_token', created_at: at, updated_at: at };
 
+export const hostLimit: HostLimit = { host: 'api.example.com', max_concurrency: 5, max_per_second: 20, cooldown_until: null, created_at: at, updated_at: at };
+
 export const signingKey: SigningKey = { signing_key: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: at };
 
 export const channel: Channel = {
@@ -167,7 +170,20 @@ export const channel: Channel = {
 
 export const channelTest: ChannelTestResult = { ok: true, channel_id: channel.id, provider: 'webhook' };
 
-export const rule: Rule = { id: 'rul_5Lf7hJk9lMn1pQr3sTu5vW', channel_id: channel.id, event: 'on_failure', job_id: job.id, monitor_id: null, created_at: at, updated_at: at };
+export const rule: Rule = {
+  id: 'rul_5Lf7hJk9lMn1pQr3sTu5vW',
+  channel_id: channel.id,
+  event: 'on_failure',
+  job_id: job.id,
+  monitor_id: null,
+  after_consecutive_failures: 3,
+  realert_after_minutes: 60,
+  snoozed_until: null,
+  last_delivered_at: null,
+  held_back: 0,
+  created_at: at,
+  updated_at: at,
+};
 
 export const delivery: Delivery = {
   id: 'dlv_8Nh0jLm2nPq4rSt6uVw8xY',
@@ -192,13 +208,27 @@ export const monitor: Monitor = {
   id: 'mon_6Mg8iKl0mNo2pQr4sTu6vW',
   name: 'backup script',
   expected_interval_sec: 86_400,
+  schedule: null,
   grace_sec: 600,
+  max_duration_sec: 3_600,
   state: 'up',
   last_ping_at: at,
+  next_expected_at: '2026-11-28T09:00:00.000Z',
   next_due_at: '2026-11-28T09:10:00.000Z',
+  last_duration_ms: 754_210,
   ping_url: 'https://cron.example.com/v1/ping/mB0x3zQ5cW8vN2kJ7hG4fD1sA9pL6tR',
   created_at: at,
   updated_at: at,
+};
+
+export const monitorPing: MonitorPing = {
+  kind: 'success',
+  exit_status: 0,
+  received_at: at,
+  duration_ms: 754_210,
+  body_preview: 'backup done: 2.1 GiB in 12 min\n',
+  source_ip: '203.0.113.7',
+  user_agent: 'curl/8.5.0',
 };
 
 export const dlqStats: DlqStats = {

@@ -20,6 +20,7 @@ export const TAGS = [
   { name: 'Notifications', description: 'Channels (webhook, email, chat), the rules that send job and monitor events to them, and the deliveries made.' },
   { name: 'Monitors', description: 'Heartbeat monitors: they go down when pings stop arriving.' },
   { name: 'Access', description: "The workspace's API tokens and their scopes (`full`, `run`, `read`), and the audit log of every change." },
+  { name: 'Host limits', description: "Budgets per target host (requests in flight, requests per second), shared by every job and workflow step of the workspace, and the host's Retry-After cool-down." },
   { name: 'Public', description: 'Endpoints called without an API token: the secret token in the URL is the credential (pings, triggers, resume and approval links).' },
   { name: 'Admin', description: 'Workspaces and their API tokens, with ADMIN_TOKEN.' },
   { name: 'Reference', description: 'This document.' },
@@ -35,7 +36,7 @@ export interface Success {
 }
 
 export interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The Express pattern, e.g. `/v1/jobs/:id`. */
   path: string;
   summary: string;
@@ -193,8 +194,9 @@ const notifications: Operation[] = [
 const monitors: Operation[] = [
   {
     method: 'post', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'Create a heartbeat monitor',
-    body: { schema: s.monitorCreate, required: true, example: { name: 'backup script', expected_interval_sec: 86_400, grace_sec: 600 } },
-    success: { 201: { description: 'The monitor with its ping URL.', schema: 'Monitor', example: { ...ex.monitor, state: 'new', last_ping_at: null, next_due_at: null } } },
+    description: 'Either `expected_interval_sec` or `schedule: {cron}` (5 fields, UTC), not both.',
+    body: { schema: s.monitorCreate, required: true, example: { name: 'backup script', schedule: { cron: '0 3 * * *' }, grace_sec: 600, max_duration_sec: 3_600 } },
+    success: { 201: { description: 'The monitor with its ping URL.', schema: 'Monitor', example: { ...ex.monitor, expected_interval_sec: null, schedule: { cron: '0 3 * * *' }, state: 'new', last_ping_at: null, next_expected_at: null, next_due_at: null, last_duration_ms: null } } },
   },
   { method: 'get', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'List monitors', query: s.monitorList, success: { 200: { description: 'A page of monitors.', schema: { list: 'Monitor' }, example: ex.list([ex.monitor]) } } },
   { method: 'get', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Get a monitor', success: { 200: { description: 'The monitor.', schema: 'Monitor', example: ex.monitor } } },
@@ -206,6 +208,10 @@ const monitors: Operation[] = [
   { method: 'delete', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Delete a monitor', success: { 204: deleted } },
   { method: 'post', path: '/v1/monitors/:id/pause', tag: 'Monitors', auth: 'api', summary: 'Pause a monitor', success: { 200: { description: 'The paused monitor.', schema: 'Monitor', example: { ...ex.monitor, state: 'paused' } } }, errors: ['invalid_state'] },
   { method: 'post', path: '/v1/monitors/:id/resume', tag: 'Monitors', auth: 'api', summary: 'Resume a monitor', success: { 200: { description: 'The monitor, new or up with its window restarted.', schema: 'Monitor', example: ex.monitor } }, errors: ['invalid_state'] },
+  {
+    method: 'get', path: '/v1/monitors/:id/pings', tag: 'Monitors', auth: 'api', summary: "List a monitor's pings, newest first (the last 1,000 are kept)", query: s.monitorPingList,
+    success: { 200: { description: 'A page of pings.', schema: { list: 'MonitorPing' }, example: ex.list([ex.monitorPing]) } },
+  },
   { method: 'get', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a monitor's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([{ ...ex.rule, event: 'on_down', job_id: null, monitor_id: ex.monitor.id }]) } } },
   {
     method: 'post', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: 'Add a notification rule to a monitor',
@@ -214,11 +220,33 @@ const monitors: Operation[] = [
     errors: ['conflict'],
   },
   { method: 'delete', path: '/v1/monitors/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a monitor's notification rule", success: { 204: deleted } },
+  // Any rule, of a job or a monitor: its alert state, snooze and unsnooze.
+  {
+    method: 'get', path: '/v1/notification-rules/:id', tag: 'Notifications', auth: 'api', summary: 'Get a notification rule with its snooze state and held-back count',
+    success: { 200: { description: 'The rule.', schema: 'Rule', example: { ...ex.rule, last_delivered_at: ex.rule.created_at, held_back: 2 } } },
+  },
+  {
+    method: 'post', path: '/v1/notification-rules/:id/snooze', tag: 'Notifications', auth: 'api', summary: 'Snooze a rule: it delivers nothing for this many minutes',
+    body: { schema: s.ruleSnooze, required: true, example: { minutes: 60 } },
+    success: { 200: { description: 'The rule, snoozed.', schema: 'Rule', example: { ...ex.rule, snoozed_until: '2030-01-01T01:00:00.000Z' } } },
+  },
+  { method: 'post', path: '/v1/notification-rules/:id/unsnooze', tag: 'Notifications', auth: 'api', summary: 'End a rule\'s snooze', success: { 200: { description: 'The rule.', schema: 'Rule', example: ex.rule } } },
 ];
 
+/** GET and POST of one ping kind; a POST body's first 10 KiB are kept with the ping (up to 100 KiB is read). */
+function pingOperations(path: string, summary: string, errors: ErrorCode[] = []): Operation[] {
+  const success = { 200: { description: 'Recorded.', schema: 'PingResult' as const, example: ex.pinged } };
+  return [
+    { method: 'get', path, tag: 'Public', auth: 'token', summary, success, errors },
+    { method: 'post', path, tag: 'Public', auth: 'token', summary: `${summary} (a body up to 100 KiB; its first 10 KiB are kept)`, body: { schema: 'any', required: false }, success, errors },
+  ];
+}
+
 const publicEndpoints: Operation[] = [
-  { method: 'get', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor', success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
-  { method: 'post', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor (any body, up to 10 KiB, is ignored)', body: { schema: 'any', required: false }, success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
+  ...pingOperations('/v1/ping/:token', 'Ping a monitor: a success'),
+  ...pingOperations('/v1/ping/:token/start', 'Tell a monitor a run started (the next success or fail measures its duration)'),
+  ...pingOperations('/v1/ping/:token/fail', 'Tell a monitor a run failed: down at once'),
+  ...pingOperations('/v1/ping/:token/:exit_status', 'Ping a monitor with an exit status: 0 a success, 1..255 a fail', ['validation_failed']),
   {
     method: 'post', path: '/v1/triggers/:token', tag: 'Public', auth: 'token', summary: 'Start a webhook_trigger job',
     description: 'The same answer for known and unknown tokens. When the job has a secret, `X-Webhook-Secret` must match it (401 otherwise). The request becomes the execution\'s `trigger_input`.',
@@ -237,10 +265,34 @@ const publicEndpoints: Operation[] = [
     success: { 200: { description: 'The approval.', schema: 'Approval', example: ex.approval } },
   },
   { method: 'post', path: '/v1/approvals/:token/approve', tag: 'Public', auth: 'token', summary: 'Approve', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: ex.decision } }, errors: ['already_decided'] },
+  {
+    method: 'get', path: '/v1/snooze/:token', tag: 'Public', auth: 'token', summary: "A snooze link's confirmation page (never snoozes)",
+    description: 'An HTML page with Snooze buttons that POST to this same link when the client accepts text/html, else what the link would snooze; link scanners that follow it snooze nothing.',
+    success: { 200: { description: 'What the link snoozes.', schema: 'SnoozeLink', example: { event: 'on_failure', job_id: ex.job.id, monitor_id: null, name: ex.job.name, snoozed_until: null } } },
+  },
+  {
+    method: 'post', path: '/v1/snooze/:token', tag: 'Public', auth: 'token', summary: "Snooze a failure's or monitor-down message's rule",
+    description: 'The `snooze_url` of a delivery (valid 7 days) snoozes its rule for `minutes` (default 60).',
+    query: s.snoozeLinkQuery,
+    body: { schema: 'any', required: false },
+    success: { 200: { description: 'Snoozed.', schema: 'SnoozeLinkResult', example: { snoozed_until: '2030-01-01T01:00:00.000Z' } } },
+  },
   { method: 'post', path: '/v1/approvals/:token/reject', tag: 'Public', auth: 'token', summary: 'Reject', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: { ...ex.decision, status: 'rejected' } } }, errors: ['already_decided'] },
 ];
 
 const tokenBody = { name: 'dashboard', scope: 'read', expires_at: '2027-06-01T00:00:00.000Z' };
+const hostLimit = { description: "The host's limits and cool-down.", schema: 'HostLimit', example: ex.hostLimit };
+const hostLimits: Operation[] = [
+  { method: 'get', path: '/v1/host-limits', tag: 'Host limits', auth: 'api', summary: 'List hosts with limits or a cool-down running', query: s.hostLimitList, success: { 200: { description: 'A page of host limits, by host name.', schema: { list: 'HostLimit' }, example: ex.list([ex.hostLimit]) } } },
+  { method: 'get', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Get a host's limits and cool-down", success: { 200: hostLimit } },
+  {
+    method: 'put', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Set a host's limits (the URL's host name, lower-case, without port)",
+    description: 'Replaces both limits: one left out is none. A running cool-down stays.',
+    body: { schema: s.hostLimitPut, required: true, example: { max_concurrency: 5, max_per_second: 20 } },
+    success: { 201: { ...hostLimit, description: 'The host had no limits: they are set.' }, 200: { ...hostLimit, description: "The host's limits are replaced." } },
+  },
+  { method: 'delete', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Remove a host's limits and any cool-down", success: { 204: deleted } },
+];
 
 const admin: Operation[] = [
   {
@@ -273,4 +325,4 @@ const reference: Operation[] = [
   { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...access, ...publicEndpoints, ...admin, ...reference];
+export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...hostLimits, ...access, ...publicEndpoints, ...admin, ...reference];

@@ -25,10 +25,18 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /v1/triggers/:token': 'public',
   'GET /v1/ping/:token': 'public',
   'POST /v1/ping/:token': 'public',
+  'GET /v1/ping/:token/start': 'public',
+  'POST /v1/ping/:token/start': 'public',
+  'GET /v1/ping/:token/fail': 'public',
+  'POST /v1/ping/:token/fail': 'public',
+  'GET /v1/ping/:token/:exit_status': 'public',
+  'POST /v1/ping/:token/:exit_status': 'public',
   'POST /v1/resume/:token': 'public',
   'GET /v1/approvals/:token': 'public',
   'POST /v1/approvals/:token/approve': 'public',
   'POST /v1/approvals/:token/reject': 'public',
+  'GET /v1/snooze/:token': 'public',
+  'POST /v1/snooze/:token': 'public',
 
   // The admin API.
   'POST /admin/v1/workspaces': 'admin',
@@ -86,11 +94,15 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'PATCH /v1/notification-channels/:id': 'write',
   'DELETE /v1/notification-channels/:id': 'write',
   'POST /v1/notification-channels/:id/test': 'write',
+  'GET /v1/notification-rules/:id': 'read',
+  'POST /v1/notification-rules/:id/snooze': 'write',
+  'POST /v1/notification-rules/:id/unsnooze': 'write',
 
   // Monitors.
   'POST /v1/monitors': 'write',
   'GET /v1/monitors': 'read',
   'GET /v1/monitors/:id': 'read',
+  'GET /v1/monitors/:id/pings': 'read',
   'PATCH /v1/monitors/:id': 'write',
   'DELETE /v1/monitors/:id': 'write',
   'POST /v1/monitors/:id/pause': 'run',
@@ -98,6 +110,12 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /v1/monitors/:id/notification-rules': 'read',
   'POST /v1/monitors/:id/notification-rules': 'write',
   'DELETE /v1/monitors/:id/notification-rules/:rule_id': 'write',
+
+  // Host limits.
+  'GET /v1/host-limits': 'read',
+  'GET /v1/host-limits/:host': 'read',
+  'PUT /v1/host-limits/:host': 'write',
+  'DELETE /v1/host-limits/:host': 'write',
 
   // Tokens and the audit log.
   'POST /v1/tokens': 'write',
@@ -144,6 +162,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /console/channels': 'read',
   'POST /console/channels/monitor-rules': 'write',
   'POST /console/channels/:id/test': 'write',
+  'GET /console/hosts': 'read',
+  'POST /console/hosts': 'write',
+  'POST /console/hosts/delete': 'write',
   'GET /console/secrets': 'read',
   'POST /console/secrets': 'write',
   'GET /console/secrets/:id': 'read',

@@ -2,7 +2,7 @@ import {
   createApiToken, createHttpClient, createJob, createSecret, executionRow, getExecution, hashToken, parkExecution, runAttempt, runNow, serializeExecution, serializeJob,
   type Runtime,
 } from '@cronsvc/core';
-import { aChannel, aDelivery, aJob, aMonitor, approvalStep, aRule, aTriggerJob, aWorkflow, httpStep, pingTokenOf, waitStep } from '@cronsvc/core/testing';
+import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, aTriggerJob, aWorkflow, httpStep, pingTokenOf, waitStep } from '@cronsvc/core/testing';
 
 /**
  * The real objects a fuzzed request can name: those of the workspace whose token it carries, and
@@ -13,7 +13,7 @@ import { aChannel, aDelivery, aJob, aMonitor, approvalStep, aRule, aTriggerJob, 
  */
 export type Resource =
   | 'job' | 'execution' | 'secret' | 'channel' | 'delivery' | 'monitor' | 'rule' | 'workspace' | 'api_token'
-  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token';
+  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'host_limit';
 
 export type Owner = 'own' | 'other';
 
@@ -146,6 +146,13 @@ export class FuzzFixtures {
     );
     if (owner === 'other') return;
 
+    // A host name is not a workspace's to hide either (a PUT of another's sets one's own): the own workspace's only.
+    this.slot(
+      owner,
+      'host_limit',
+      async () => (await aHostLimit(rt, ws, 'fuzz.example.com', { max_concurrency: 2 })).host,
+      (host) => this.sql('SELECT 1 FROM host_limits WHERE workspace_id = $1 AND host = $2 AND max_concurrency IS NOT NULL', [ws, host]),
+    );
     // Public tokens are not a workspace's to hide; the own workspace's are enough.
     const inState = (status: string) => (id: string) => this.sql(`SELECT 1 FROM executions WHERE id = $1 AND status = $2`, [id, status]);
     this.slot(owner, 'execution', async () => (await runNow(rt, ws, this.current(owner, 'job'))).id, inState('queued'), ['job']);

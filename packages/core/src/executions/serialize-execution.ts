@@ -24,6 +24,7 @@ export function serializeAttempt(a: AttemptView): Attempt {
     errorClass: a.errorClass as ErrorClass | null,
     errorMessage: a.errorMessage,
     startedAt: a.startedAt.toISOString(),
+    budget_wait_ms: a.budgetWaitMs,
     // Attempts never change once recorded.
     created_at: a.createdAt.toISOString(),
     updated_at: a.createdAt.toISOString(),

@@ -26,7 +26,7 @@ const templatedUrlSchema = Joi.string()
     urlSchema.validate(placeholderSafeUrl(value)).error ? helpers.message({ custom: 'must be a valid http or https URL' }) : value,
   );
 
-const cronExpression = Joi.string()
+export const cronExpression = Joi.string()
   .max(200)
   .custom((value: string, helpers) => {
     try {
@@ -88,7 +88,7 @@ export const retryPolicySchema = Joi.object({
   retry_on_statuses: statusList.default(DEFAULT_RETRY_ON_STATUSES),
 });
 
-const timezoneRejected = Joi.any().forbidden().messages({ 'any.unknown': 'is not supported: cron is always evaluated in UTC' });
+export const timezoneRejected = Joi.any().forbidden().messages({ 'any.unknown': 'is not supported: cron is always evaluated in UTC' });
 
 const futureIsoTimestamp = Joi.string()
   .isoDate()

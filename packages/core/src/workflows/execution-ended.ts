@@ -1,5 +1,6 @@
 import type { SqlBuilder } from '../db/client.js';
 import { executionEventWanted } from '../notifications/insert-event.js';
+import { streakCounted, streakWrites } from '../notifications/streak-writes.js';
 
 /** A step-driven execution that ended, for the outbox. */
 export interface ExecutionEnded {
@@ -21,9 +22,13 @@ export interface ExecutionEnded {
 export function executionEndedWrites(b: SqlBuilder, ended: ExecutionEnded, guard: string): string[] {
   const values = [ended.workspaceId, `execution.${ended.outcome}`, ended.executionId].map((v) => `${b.param(v)}::text`);
   const status = `${b.param(ended.outcome)}::text`;
+  const job = `${b.param(ended.jobId)}::text`;
   return [
-    `ended AS (INSERT INTO events (workspace_id, type, execution_id, created_at)
-      SELECT ${values.join(', ')}, ${b.param(ended.at)}::timestamptz FROM ${guard} JOIN jobs AS j ON j.id = ${b.param(ended.jobId)}::text
+    `finished AS (SELECT ${values[2]} AS id, j.id AS job_id, ${status} AS status, 1 AS ord FROM ${guard} JOIN jobs AS j ON j.id = ${job} WHERE ${streakCounted('j')})`,
+    ...streakWrites('finished'),
+    `ended AS (INSERT INTO events (workspace_id, type, execution_id, streak_failures, streak_epoch, created_at)
+      SELECT ${values.join(', ')}, (SELECT failures FROM streak_events), (SELECT epoch FROM streak_events), ${b.param(ended.at)}::timestamptz
+        FROM ${guard} JOIN jobs AS j ON j.id = ${job}
        WHERE ${executionEventWanted('j', status)})`,
   ];
 }

@@ -22,6 +22,8 @@ export interface StepAttemptWrite {
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   startedAt: Date;
+  /** How long the attempt waited for its host's budget or cool-down (ms). */
+  budgetWaitMs?: number;
 }
 
 export interface FinalState {
@@ -69,6 +71,7 @@ function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, last
     `step_index = ${b.param(rec.index)}`,
     'park_requested = false',
     'unrecorded_claims = 0',
+    'budget_waiting_since = NULL',
   ];
   const { state } = rec;
   if (state.status === 'final') {
@@ -136,12 +139,12 @@ function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
     if (attempt) {
       const a = [
         run.exe.id, step.stepIndex, attempt.number, attempt.status, attempt.statusCode, attempt.latencyMs, json(attempt.request), attempt.bodyPreview,
-        json(attempt.responseHeaders), attempt.errorClass, attempt.errorMessage, attempt.startedAt,
+        json(attempt.responseHeaders), attempt.errorClass, attempt.errorMessage, attempt.startedAt, attempt.budgetWaitMs ?? 0,
       ].map((v) => b.param(v));
-      const attemptTypes = ['text', 'int', 'int', 'text', 'int', 'int', 'jsonb', 'text', 'jsonb', 'text', 'text', 'timestamptz'];
+      const attemptTypes = ['text', 'int', 'int', 'text', 'int', 'int', 'jsonb', 'text', 'jsonb', 'text', 'text', 'timestamptz', 'int'];
       // Its foreign key to the step's row is checked at the end of the statement, when that row exists.
       ctes.push(`attempt AS (INSERT INTO step_attempts (execution_id, step_index, number, status, status_code, latency_ms, request, body_preview,
-          response_headers, error_class, error_message, started_at, created_at)
+          response_headers, error_class, error_message, started_at, budget_wait_ms, created_at)
         SELECT ${a.map((v, i) => `${v}::${attemptTypes[i]}`).join(', ')}, ${at}::timestamptz FROM moved)`);
     }
   }

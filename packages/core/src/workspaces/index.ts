@@ -2,4 +2,4 @@
 export { clientNetwork, publicRateLimitKey, pruneRateLimitWindows } from './public-rate-limit.js';
 export { createRateLimiter, type RateLimiter, type RateLimitState, type RateLimitStore } from './rate-limit.js';
 export { createApiToken, createTokenSchema, listApiTokens, revokeApiToken, serializeApiToken } from './tokens.js';
-export { createWorkspace, ensureBootstrapWorkspace, secretsEqual } from './workspaces.js';
+export { createWorkspace, ensureBootstrapWorkspace, revokeBootstrapTokens, secretsEqual } from './workspaces.js';

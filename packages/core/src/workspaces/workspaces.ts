@@ -23,7 +23,11 @@ export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unkno
   return { id: workspace.id, name: workspace.name, api_token: token.api_token, created_at: workspace.createdAt.toISOString(), updated_at: workspace.updatedAt.toISOString() };
 }
 
-/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, docs/CONFIGURATION.md). */
+/**
+ * Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN,
+ * docs/CONFIGURATION.md), a token marked as the bootstrap's, which revokeBootstrapTokens revokes
+ * once the setting goes.
+ */
 export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, token: string): Promise<string> {
   const tokenHash = hashToken(token);
   // Every app runs this at start-up, often at the same moment: the lock makes them take turns,
@@ -31,13 +35,32 @@ export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, to
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
     const known = await tx.apiToken.findUnique({ where: { tokenHash } });
-    if (known) return known.workspaceId;
+    if (known) {
+      // Bootstrapped before tokens were marked.
+      if (!known.fromBootstrap) await tx.apiToken.update({ where: { id: known.id }, data: { fromBootstrap: true } });
+      return known.workspaceId;
+    }
     const id = newId('wsp');
     const workspace =
       (await tx.workspace.findFirst({ where: { name: 'default' }, orderBy: { createdAt: 'asc' } })) ??
       (await tx.workspace.create({ data: { id, name: 'default', signingKey: newStoredSigningKey(encryptionKey, id) } }));
-    await tx.apiToken.create({ data: { id: newId('tok'), workspaceId: workspace.id, tokenHash } });
+    await tx.apiToken.create({ data: { id: newId('tok'), workspaceId: workspace.id, tokenHash, fromBootstrap: true } });
     return workspace.id;
+  });
+}
+
+/**
+ * Revokes the tokens BOOTSTRAP_API_TOKEN made, but for `keep` (the current setting, if any), so
+ * that a well-known development token does not outlive the start that set it. Answers the ids of
+ * the revoked tokens; their console sessions end with them.
+ */
+export async function revokeBootstrapTokens(db: Db, keep: string | undefined): Promise<string[]> {
+  const kept = keep === undefined ? undefined : hashToken(keep);
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
+    const stale = await tx.apiToken.findMany({ where: { fromBootstrap: true, ...(kept ? { tokenHash: { not: kept } } : {}) }, select: { id: true } });
+    if (stale.length > 0) await tx.apiToken.deleteMany({ where: { id: { in: stale.map((t) => t.id) } } });
+    return stale.map((t) => t.id);
   });
 }
 

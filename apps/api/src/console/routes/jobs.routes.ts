@@ -96,7 +96,7 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
       fires: upcomingFires(row, NEXT_FIRES),
       ledger: ledger ? ledger.data.map(jobFire) : null,
       executions: executions.data.map(serializeExecutionSummary),
-      rules: rules.data.map(serializeRule),
+      rules: rules.data.map((r) => serializeRule(r, deps.clock.now())),
       channels: channels.data.map((c) => serializeChannel(c, deps.config.secretsEncryptionKey)),
     };
     sendPage(res, 200, jobView(viewContext(deps, req, res), view));

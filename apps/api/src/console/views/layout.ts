@@ -18,7 +18,7 @@ export interface ViewContext {
 /** Whether a page shows the control that posts to `path` (docs/CONSOLE.md, "Scopes"). */
 export const allowed = (ctx: Pick<ViewContext, 'may'>, path: string): boolean => ctx.may?.(path) ?? true;
 
-export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'tokens' | 'audit' | 'new-job';
+export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'hosts' | 'tokens' | 'audit' | 'new-job';
 
 const NAV: [Section, string, string][] = [
   ['jobs', 'Jobs', paths.jobs],
@@ -27,6 +27,7 @@ const NAV: [Section, string, string][] = [
   ['monitors', 'Monitors', paths.monitors],
   ['channels', 'Channels', paths.channels],
   ['secrets', 'Secrets', paths.secrets],
+  ['hosts', 'Host limits', paths.hosts],
   ['tokens', 'Tokens', paths.tokens],
   ['audit', 'Audit log', paths.audit],
   ['new-job', 'New job', paths.newJob],

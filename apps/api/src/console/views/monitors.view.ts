@@ -27,7 +27,7 @@ function row(ctx: ViewContext, m: Monitor): Html {
 <td data-label="Name">${m.name}</td>
 <td data-label="State">${badge(m.state)}</td>
 <td data-label="Last ping">${when(m.last_ping_at, ctx.now)}</td>
-<td data-label="Expected">every ${interval(m.expected_interval_sec)}${m.grace_sec > 0 ? html` <span class="muted">+ ${interval(m.grace_sec)} grace</span>` : ''}</td>
+<td data-label="Expected">${m.schedule ? html`cron <code>${m.schedule.cron}</code> UTC` : `every ${interval(m.expected_interval_sec ?? 0)}`}${m.grace_sec > 0 ? html` <span class="muted">+ ${interval(m.grace_sec)} grace</span>` : ''}</td>
 <td data-label="Down after">${when(m.next_due_at, ctx.now)}</td>
 <td data-label="Ping URL"><div class="copy-row"><label class="visually-hidden" for="${copyId}">Ping URL of ${m.name}</label><input type="text" id="${copyId}" class="mono" value="${m.ping_url}" readonly><button type="button" class="small" data-copy="${copyId}">Copy</button></div></td>
 <td data-label="Actions" class="actions-cell"><div class="actions">
