@@ -93,6 +93,24 @@ it('names the console, the admin API and each actor type', async () => {
   expect(events[2].actor.token_id).toMatch(/^tok_/);
 });
 
+it('records each job a crontab import creates, an execution parked and resumed, and no event for a change refused', async () => {
+  const ws = await api.ctx.workspace('imported');
+  const res = await request(api.app).post('/v1/jobs/import').set(ws.auth).send({ crontab: '*/5 * * * * https://example.com/a\n0 3 * * * https://example.com/b\n' });
+  expect(res.status).toBe(201);
+  const events = (await request(api.app).get('/v1/audit-events?action=job.created').set(ws.auth)).body.data as Event[];
+  expect(events.map((e) => e.target_id).sort()).toEqual(res.body.created.map((j: { id: string }) => j.id).sort());
+  // No executor runs here: the execution stays queued, so it parks at once and resumes.
+  const { executionId } = await aOneTimeExecution(api.ctx.runtime, ws.id);
+  expect((await request(api.app).post(`/v1/executions/${executionId}/park`).set(ws.auth)).status).toBe(200);
+  expect((await request(api.app).post(`/v1/executions/${executionId}/park`).set(ws.auth)).status).toBe(409);
+  expect((await request(api.app).post(`/v1/executions/${executionId}/resume`).set(ws.auth)).status).toBe(200);
+  const runs = (await request(api.app).get(`/v1/audit-events?target_id=${executionId}`).set(ws.auth)).body.data as Event[];
+  expect(runs.map((e) => e.action)).toEqual(['execution.resumed', 'execution.parked']);
+  // A remove that finds nothing in the DLQ is a 404 and writes no event.
+  expect((await request(api.app).delete('/v1/dlq/exe_none').set(ws.auth)).status).toBe(404);
+  expect((await request(api.app).get('/v1/audit-events?action=execution.dlq_removed').set(ws.auth)).body.total).toBe(0);
+});
+
 it('never stores a secret value or a token in any event', async () => {
   const { rows } = await api.ctx.runtime.pool.query<{ event: string }>('SELECT row_to_json(a)::text AS event FROM audit_events a');
   expect(rows.length).toBeGreaterThan(10);

@@ -71,6 +71,14 @@ it('answers every documented operation as the document says', async () => {
   await call('patch', `/v1/secrets/${secret.body.id}`, { body: { value: 'v2' } });
   await call('get', '/v1/signing-key');
   await call('post', '/v1/signing-key/rotate');
+  const made = await call('post', '/v1/tokens', { body: { name: 'conformance', scope: 'read' } });
+  await call('post', '/v1/tokens', { body: { scope: 'root' } });
+  await call('get', '/v1/tokens');
+  await call('get', '/v1/jobs', { auth: { Authorization: `Bearer ${made.body.api_token}` } });
+  await call('post', '/v1/tokens', { auth: { Authorization: `Bearer ${made.body.api_token}` }, body: {} });
+  await call('delete', `/v1/tokens/${made.body.id}`);
+  await call('get', '/v1/audit-events', { query: { action: 'token.created' } });
+  await call('get', '/v1/audit-events', { query: { from: 'yesterday' } });
 
   // Host budgets.
   await call('put', '/v1/host-limits/api.example.com', { body: { max_concurrency: 5 } });

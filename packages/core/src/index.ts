@@ -3,9 +3,9 @@
 // The API's wire shapes (types, kinds, statuses, error codes) are in @cronsvc/contracts.
 
 export {
-  type Actor, type ActorKind, adminActor, type AuditEntry, auditQuerySchema, consoleActor, type ConsoleSession, endConsoleSession,
-  fieldsOf, findConsoleSession, listAuditEvents, openConsoleSession, type Permission, PERMISSIONS, permits, pruneAuditEvents, publicActor, requiredScope,
-  type Scope, SCOPES, serializeAuditEvent, SESSION_LIFETIME_MS, tokenActor, workspaceForToken, writeAudit
+  type Actor, type ActorKind, adminActor, type AuditEntry, consoleActor, type ConsoleSession, endConsoleSession, findConsoleSession, listAuditEvents,
+  openConsoleSession, type Permission, permits, pruneAuditEvents, requiredScope, type Scope, serializeAuditEvent, SESSION_LIFETIME_MS, tokenActor,
+  writeAudit
 } from './access/index.js';
 export { loadConfig, type QueueBackendName } from './config/index.js';
 export { type Db, type EmbeddedPostgres, freePort, type JobRow, Prisma, processAlive, type SqlPool, startEmbeddedPostgres } from './db/index.js';

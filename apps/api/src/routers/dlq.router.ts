@@ -16,7 +16,7 @@ export function dlqRouter(deps: ApiDeps): Router {
     res.json(await dlqStats(deps, ws(res)));
   });
   router.post('/replay-batch', async (req, res) => {
-    res.json(await replayBatch(deps, ws(res), req.body));
+    res.json(await replayBatch(deps, ws(res), req.body, actorOf(res)));
   });
   router.post('/purge', async (req, res) => {
     res.json({ purged: await purgeDlq(deps, ws(res), req.body) } satisfies PurgeResult);
@@ -25,7 +25,7 @@ export function dlqRouter(deps: ApiDeps): Router {
     res.status(202).json(serializeExecution(await replayExecution(deps, ws(res), req.params.id, 'dlq_replay', actorOf(res))));
   });
   router.delete('/:id', async (req, res) => {
-    await removeFromDlq(deps, ws(res), req.params.id);
+    await removeFromDlq(deps, ws(res), req.params.id, actorOf(res));
     res.status(204).end();
   });
   return router;

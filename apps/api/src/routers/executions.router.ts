@@ -17,11 +17,11 @@ export function executionsRouter(deps: ApiDeps): Router {
     res.status(202).json(serializeExecution(await replayExecution(deps, ws(res), req.params.id, 'replay', actorOf(res))));
   });
   router.post('/:id/park', async (req, res) => {
-    const { execution, parked } = await parkExecution(deps, ws(res), req.params.id);
+    const { execution, parked } = await parkExecution(deps, ws(res), req.params.id, actorOf(res));
     res.status(parked ? 200 : 202).json(serializeExecution(execution));
   });
   router.post('/:id/resume', async (req, res) => {
-    res.json(serializeExecution(await resumeExecution(deps, ws(res), req.params.id)));
+    res.json(serializeExecution(await resumeExecution(deps, ws(res), req.params.id, actorOf(res))));
   });
   router.get('/:id/notifications', async (req, res) => {
     const execution = await getExecution(deps, ws(res), req.params.id);

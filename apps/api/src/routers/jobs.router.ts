@@ -25,7 +25,7 @@ export function jobsRouter(deps: ApiDeps): Router {
   });
   // Before the /:id routes, so "import" is never taken for a job id.
   router.post('/import', async (req, res) => {
-    const { created, errors, notes } = await importCrontab(deps, ws(res), req.body);
+    const { created, errors, notes } = await importCrontab(deps, ws(res), req.body, actorOf(res));
     // 201 even when no line was good: the answer's shape stays the same and `errors` says why.
     res.status(201).json({ created: created.map(show), errors, notes } satisfies ImportResult);
   });

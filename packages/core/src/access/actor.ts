@@ -6,8 +6,7 @@ export type Scope = (typeof SCOPES)[number];
  * What a route needs: `read`, `run` or `write` from a token's scope, `admin` the admin token,
  * `public` nothing (the token in the path, when there is one, is checked by the route itself).
  */
-export const PERMISSIONS = ['read', 'run', 'write', 'admin', 'public'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+export type Permission = 'read' | 'run' | 'write' | 'admin' | 'public';
 
 export type ActorKind = 'token' | 'console' | 'admin' | 'public';
 
@@ -46,8 +45,3 @@ export function requiredScope(permission: Permission): 'read' | 'run' | 'full' |
 
 /** The admin API's caller, acting on `workspaceId`. */
 export const adminActor = (workspaceId: string, requestId: string | null): Actor => ({ workspaceId, kind: 'admin', tokenId: null, scope: 'full', name: 'admin', requestId });
-
-/** A caller holding a public link (an approval, a resume URL) of `workspaceId`. */
-export const publicActor = (workspaceId: string, requestId: string | null, name: string | null = null): Actor => ({
-  workspaceId, kind: 'public', tokenId: null, scope: 'read', name, requestId,
-});

@@ -67,11 +67,6 @@ export async function tokenActor(pool: SqlPool, token: string): Promise<Actor | 
   return { workspaceId: row.workspace_id, kind: 'token', tokenId: row.id, scope: row.scope, name: row.name, requestId: currentRequestId() ?? null };
 }
 
-/** The workspace an API token belongs to, or null. */
-export async function workspaceForToken(pool: SqlPool, token: string): Promise<string | null> {
-  return (await tokenActor(pool, token))?.workspaceId ?? null;
-}
-
 /** How long a console session lasts after sign-in (docs/CONSOLE.md); it is not extended by use. */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 

@@ -19,7 +19,7 @@ export function deadLettersRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/replay-job', async (req, res) => {
-    const { replayed } = await replayBatch(deps, workspaceOf(res), { job_id: req.body?.job_id });
+    const { replayed } = await replayBatch(deps, workspaceOf(res), { job_id: req.body?.job_id }, actorOf(res));
     redirectDone(res, paths.deadLetters, 'dead-letters-replayed', { n: String(replayed.length) });
   });
 
@@ -39,7 +39,7 @@ export function deadLettersRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/:id/remove', async (req, res) => {
-    await removeFromDlq(deps, workspaceOf(res), req.params.id);
+    await removeFromDlq(deps, workspaceOf(res), req.params.id, actorOf(res));
     redirectDone(res, paths.deadLetters, 'dead-letter-removed');
   });
   return router;
