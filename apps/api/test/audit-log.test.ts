@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { pruneAuditEvents } from '@cronsvc/core';
-import { ADMIN_TOKEN, aOneTimeExecution, aRecurringJob, aToken } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aKeyedJob, aOneTimeExecution, aRecurringJob, aToken } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
 import { csrfOf } from './console-fixture.js';
 
@@ -109,6 +109,25 @@ it('records each job a crontab import creates, an execution parked and resumed, 
   // A remove that finds nothing in the DLQ is a 404 and writes no event.
   expect((await request(api.app).delete('/v1/dlq/exe_none').set(ws.auth)).status).toBe(404);
   expect((await request(api.app).get('/v1/audit-events?action=execution.dlq_removed').set(ws.auth)).body.total).toBe(0);
+});
+
+it('records what an apply creates, changes and prunes, and each job a tag pauses or resumes', async () => {
+  const ws = await api.ctx.workspace('applied');
+  const job = (key: string, cron: string) => aKeyedJob(key, { schedule: { cron }, tags: ['billing'] });
+  const apply = (body: object) => request(api.app).post('/v1/jobs/apply').set({ ...ws.auth, 'X-Request-Id': 'req-apply' }).send(body);
+  expect((await apply({ jobs: [job('a', '0 * * * *'), job('b', '0 * * * *')] })).status).toBe(200);
+  const after = (await apply({ jobs: [job('a', '5 * * * *')], prune: true })).body;
+  expect(after).toMatchObject({ updated: [{ key: 'a', fields: ['schedule'] }], deleted: ['b'] });
+  expect((await request(api.app).post('/v1/tags/billing/pause').set(ws.auth)).body.changed).toBe(1);
+  expect((await request(api.app).post('/v1/tags/billing/resume').set(ws.auth)).body.changed).toBe(1);
+  const events = (await request(api.app).get('/v1/audit-events?limit=20').set(ws.auth)).body.data as Event[];
+  // One apply's events share its transaction's time: their order among themselves is not kept.
+  expect(events.slice(0, 2).map((e) => [e.action, e.changed_fields])).toEqual([['job.resumed', ['state']], ['job.paused', ['state']]]);
+  expect(events.slice(2, 4).map((e) => [e.action, e.changed_fields]).sort()).toEqual([['job.deleted', []], ['job.updated', ['schedule']]]);
+  expect(events.slice(4).map((e) => [e.action, e.changed_fields])).toEqual([
+    ['job.created', expect.arrayContaining(['key', 'schedule'])], ['job.created', expect.arrayContaining(['key', 'schedule'])],
+  ]);
+  expect(events.filter((e) => e.action !== 'job.paused' && e.action !== 'job.resumed').every((e) => e.request_id === 'req-apply')).toBe(true);
 });
 
 it('never stores a secret value or a token in any event', async () => {

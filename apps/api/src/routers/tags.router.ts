@@ -2,6 +2,7 @@ import type { TagChange, TagList } from '@cronsvc/contracts';
 import { Router } from 'express';
 import { listTags, pauseTag, resumeTag } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
+import { actorOf } from '../middleware/auth.js';
 
 /** GET /v1/tags and pause or resume every job with a tag (docs/JOBS-AS-CODE.md, "Tags"). */
 export function tagsRouter(deps: ApiDeps): Router {
@@ -11,10 +12,10 @@ export function tagsRouter(deps: ApiDeps): Router {
     res.json({ data: await listTags(deps, ws(res)) } satisfies TagList);
   });
   router.post('/:tag/pause', async (req, res) => {
-    res.json((await pauseTag(deps, ws(res), req.params.tag)) satisfies TagChange);
+    res.json((await pauseTag(deps, ws(res), req.params.tag, actorOf(res))) satisfies TagChange);
   });
   router.post('/:tag/resume', async (req, res) => {
-    res.json((await resumeTag(deps, ws(res), req.params.tag)) satisfies TagChange);
+    res.json((await resumeTag(deps, ws(res), req.params.tag, actorOf(res))) satisfies TagChange);
   });
   return router;
 }

@@ -1,4 +1,6 @@
 import type { TagChange, TagCount } from '@cronsvc/contracts';
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { plannedNextRun } from './job-plan.js';
@@ -35,7 +37,7 @@ export async function countTagged(deps: Pick<Deps, 'pool'>, workspaceId: string,
 const validTag = (tag: unknown) => validate<string>(tagSchema, tag, { prefix: 'tag' });
 
 /** Pauses every active job with the tag, dropping the fires queued ahead for them, as POST /v1/jobs/:id/pause does for one. */
-export async function pauseTag(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, tag: unknown): Promise<TagChange> {
+export async function pauseTag(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, tag: unknown, actor?: Actor): Promise<TagChange> {
   const name = validTag(tag);
   const now = deps.clock.now();
   return deps.db.$transaction(async (tx) => {
@@ -45,13 +47,14 @@ export async function pauseTag(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: st
     if (ids.length > 0) {
       await tx.execution.deleteMany({ where: { jobId: { in: ids }, source: 'schedule', status: 'queued', attemptCount: 0, nextAttemptAt: { gt: now } } });
       await tx.job.updateMany({ where: { id: { in: ids } }, data: { state: 'paused', nextRunAt: null, updatedAt: now } });
+      await writeAudit(tx, actor, ids.map((id) => ({ action: 'job.paused', targetType: 'job', targetId: id, changedFields: ['state'] })));
     }
     return { tag: name, changed: ids.length };
   });
 }
 
 /** Resumes every paused job with the tag: each one's next run is computed from now, as POST /v1/jobs/:id/resume does for one. */
-export async function resumeTag(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, tag: unknown): Promise<TagChange> {
+export async function resumeTag(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, tag: unknown, actor?: Actor): Promise<TagChange> {
   const name = validTag(tag);
   const now = deps.clock.now();
   return deps.db.$transaction(async (tx) => {
@@ -64,6 +67,7 @@ export async function resumeTag(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: s
         UPDATE jobs AS j SET state = 'active', schedule_anchor = ${now}, next_run_at = t.next_run_at, updated_at = ${now}
           FROM unnest(${ids}::text[], ${next}::timestamptz[]) AS t(id, next_run_at)
          WHERE j.id = t.id`;
+      await writeAudit(tx, actor, ids.map((id) => ({ action: 'job.resumed', targetType: 'job', targetId: id, changedFields: ['state'] })));
     }
     return { tag: name, changed: rows.length };
   });

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { countTagged, pauseTag, resumeTag } from '@cronsvc/core';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
+import { actorOf } from '../../middleware/auth.js';
 import { paths } from '../paths.js';
 import { tagQuestion } from '../views/jobs.view.js';
 import { confirmView } from '../views/problem.view.js';
@@ -22,7 +23,7 @@ export function tagsRoutes(deps: ConsoleDeps): Router {
         const label = action === 'pause' ? 'Pause them' : 'Resume them';
         return sendPage(res, 200, confirmView(viewContext(deps, req, res), question, paths.tagAction(tag, action), label, paths.jobsTagged(tag), {}, 'Jobs in another state are left as they are.'));
       }
-      const change = await (action === 'pause' ? pauseTag : resumeTag)(deps, ws, tag);
+      const change = await (action === 'pause' ? pauseTag : resumeTag)(deps, ws, tag, actorOf(res));
       redirectDone(res, paths.jobsTagged(tag), action === 'pause' ? 'tag-paused' : 'tag-resumed', { n: String(change.changed) });
     });
   }
