@@ -37,6 +37,7 @@ describe('monitors', () => {
       next_due_at: null,
       last_duration_ms: null,
       ping_url: expect.stringMatching(new RegExp(`^${BASE}/v1/ping/[A-Za-z0-9_-]{43}$`)),
+      badge_url: expect.stringMatching(new RegExp(`^${BASE}/v1/badges/bdg_[0-9a-f]{64}\\.svg$`)),
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });

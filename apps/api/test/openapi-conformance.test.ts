@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { fireDueJobs } from '@cronsvc/core';
-import { ADMIN_TOKEN, aChannelBody, aCronJob, aDelivery, aMonitorBody, anOutageOf, approvalStep, aRecurringJob, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aChannelBody, aCronJob, aDelivery, aMonitorBody, anOutageOf, aSnoozeLink, approvalStep, aRecurringJob, aTriggerJob, aWorkflow, httpStep, waitFor, waitStep } from '@cronsvc/core/testing';
 import { openApiPath } from '../src/openapi/document.js';
 import { routeNamer } from '../src/routes/route-table.js';
 import { openApi } from './openapi-document.js';
@@ -21,7 +21,7 @@ interface Call {
 }
 
 /** Sends a request and checks its answer against the document; returns the answer. */
-async function call(method: 'get' | 'post' | 'patch' | 'delete', path: string, options: Call = {}): Promise<request.Response> {
+async function call(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, options: Call = {}): Promise<request.Response> {
   let req = request(f.app)[method](path).set(options.auth === undefined ? f.auth : (options.auth ?? {}));
   if (options.headers) req = req.set(options.headers);
   if (options.query) req = req.query(options.query);
@@ -72,6 +72,15 @@ it('answers every documented operation as the document says', async () => {
   await call('get', '/v1/signing-key');
   await call('post', '/v1/signing-key/rotate');
 
+  // Host budgets.
+  await call('put', '/v1/host-limits/api.example.com', { body: { max_concurrency: 5 } });
+  await call('put', '/v1/host-limits/api.example.com', { body: { max_concurrency: 5, max_per_second: 2.5 } });
+  await call('put', '/v1/host-limits/api.example.com:443', { body: { max_concurrency: 5 } });
+  await call('get', '/v1/host-limits');
+  await call('get', '/v1/host-limits/api.example.com');
+  await call('delete', '/v1/host-limits/api.example.com');
+  await call('get', '/v1/host-limits/api.example.com');
+
   // Jobs.
   const body = aCronJob({ name: 'conformance', request: { url: url('/ok'), headers: { 'X-Token': '{{secret.conformance_token}}' } } });
   const job = await call('post', '/v1/jobs', { body });
@@ -106,6 +115,12 @@ it('answers every documented operation as the document says', async () => {
   await call('get', '/v1/executions', { query: { status: 'succeeded' } });
   await call('get', '/v1/executions', { query: { status: 'sleeping' } });
   await call('get', `/v1/jobs/${job.body.id}/executions`);
+  // Statistics and the job's badge, rotated.
+  await call('get', `/v1/jobs/${job.body.id}/stats`, { query: { window: '7d' } });
+  await call('get', `/v1/jobs/${job.body.id}/stats`, { query: { window: '1y' } });
+  const rotated = await call('post', `/v1/jobs/${job.body.id}/badge/rotate`);
+  await call('get', new URL(rotated.body.badge_url).pathname.replace(/\.svg$/, '.json'), { auth: null });
+  await call('get', `/v1/badges/bdg_${'0'.repeat(64)}.json`, { auth: null });
   await call('get', `/v1/executions/${run.body.id}/notifications`);
   await call('post', `/v1/executions/${run.body.id}/replay`);
   await call('post', `/v1/executions/${run.body.id}/park`);
@@ -160,10 +175,20 @@ it('answers every documented operation as the document says', async () => {
   await call('get', `${pingPath}/fail`, { auth: null });
   await call('post', `${pingPath}/fail`, { auth: null, body: 'disk full' });
   await call('get', `/v1/monitors/${monitor.body.id}/pings`, { query: { limit: '5' } });
+  await call('post', `/v1/monitors/${monitor.body.id}/badge/rotate`);
   await call('post', `/v1/monitors/${monitor.body.id}/pause`);
   await call('post', `/v1/monitors/${monitor.body.id}/resume`);
   const monitorRule = await call('post', `/v1/monitors/${monitor.body.id}/notification-rules`, { body: { channel_id: channel.body.id, event: 'on_down' } });
   await call('get', `/v1/monitors/${monitor.body.id}/notification-rules`);
+  await call('get', `/v1/notification-rules/${monitorRule.body.id}`);
+  await call('post', `/v1/notification-rules/${monitorRule.body.id}/snooze`, { body: { minutes: 60 } });
+  await call('post', `/v1/notification-rules/${monitorRule.body.id}/unsnooze`);
+  await call('post', `/v1/notification-rules/${monitorRule.body.id}/snooze`, { body: { minutes: 0 } });
+  await call('get', '/v1/notification-rules/rul_missing');
+  const snoozeLink = await aSnoozeLink(f.ctx.runtime, monitorRule.body.id);
+  await call('get', `/v1/snooze/${snoozeLink}`, { auth: null });
+  await call('post', `/v1/snooze/${snoozeLink}`, { auth: null, query: { minutes: '30' } });
+  await call('post', '/v1/snooze/not-a-token', { auth: null });
   await call('delete', `/v1/monitors/${monitor.body.id}/notification-rules/${monitorRule.body.id}`);
   await call('delete', `/v1/monitors/${monitor.body.id}`);
 

@@ -1,5 +1,7 @@
+import { auditEndpoints, tokensEndpoints } from './endpoints/access.js';
 import { dlqEndpoints } from './endpoints/dlq.js';
 import { executionsEndpoints } from './endpoints/executions.js';
+import { hostLimitsEndpoints } from './endpoints/hosts.js';
 import { jobsEndpoints } from './endpoints/jobs.js';
 import { monitorsEndpoints } from './endpoints/monitors.js';
 import { channelsEndpoints, deliveriesEndpoints, rulesEndpoints } from './endpoints/notifications.js';
@@ -19,6 +21,9 @@ export function createClient(options: HttpOptions) {
     rules: rulesEndpoints(send),
     deliveries: deliveriesEndpoints(send),
     monitors: monitorsEndpoints(send),
+    tokens: tokensEndpoints(send),
+    audit: auditEndpoints(send),
+    hostLimits: hostLimitsEndpoints(send),
   };
 }
 

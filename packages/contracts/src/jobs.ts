@@ -153,6 +153,8 @@ export interface Job {
   on_failure_url: string | null;
   notification_override: NotificationOverride;
   idempotency_key: string | null;
+  /** The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io). */
+  badge_url: string;
   created_at: string;
   updated_at: string;
 }

@@ -29,6 +29,8 @@ export interface Monitor {
   last_duration_ms: number | null;
   /** Null only when the stored token cannot be decrypted (SECRETS_ENCRYPTION_KEY changed). */
   ping_url: string | null;
+  /** The public, unguessable URL of the monitor's status badge (SVG; `.json` for shields.io). */
+  badge_url: string;
   created_at: string;
   updated_at: string;
 }
@@ -48,6 +50,16 @@ export type MonitorPatch = Partial<MonitorInput>;
 export interface MonitorListQuery extends PageQuery {
   state?: MonitorState;
 }
+
+/**
+ * What a badge or status page says of a job (passing, failing, late, paused, new) or a monitor
+ * (up, down, paused, new).
+ */
+export const BADGE_STATES = ['passing', 'failing', 'late', 'paused', 'up', 'down', 'new'] as const;
+export type BadgeState = (typeof BADGE_STATES)[number];
+
+/** GET /v1/badges/:token.json: a shields.io endpoint object. */
+export type ShieldsEndpoint = { schemaVersion: 1; label: string; message: BadgeState; color: string };
 
 /** GET|POST /v1/ping/:token answer. */
 export interface PingResult {
@@ -70,3 +82,43 @@ export interface MonitorPing {
   source_ip: string | null;
   user_agent: string | null;
 }
+/** A public status page (docs/API.md, "Status pages"): the jobs and monitors it shows, at `public_url`. */
+export interface StatusPage {
+  id: string;
+  name: string;
+  job_ids: string[];
+  monitor_ids: string[];
+  public_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Body of POST /v1/status-pages. */
+export interface StatusPageInput {
+  name: string;
+  job_ids?: string[];
+  monitor_ids?: string[];
+}
+
+/** Body of PATCH /v1/status-pages/:id: at least one field. */
+export type StatusPagePatch = Partial<StatusPageInput>;
+
+/** A day of a status page's bars: `none` when nothing ran (a job) or nothing is known (a monitor). */
+export type StatusDayState = 'passing' | 'failing' | 'up' | 'down' | 'none';
+
+/** One job or monitor on a public status page: its name and states only. */
+export type StatusPageItem = {
+  name: string;
+  state: BadgeState;
+  /** Succeeded executions over those ended in the last 90 days (0..1); null without any. */
+  uptime_90d: number | null;
+  /** 90 UTC days, oldest first, today last. */
+  days: { date: string; state: StatusDayState }[];
+};
+
+/** GET /v1/status/:token with Accept: application/json. */
+export type PublicStatusPage = {
+  name: string;
+  updated_at: string;
+  items: StatusPageItem[];
+};

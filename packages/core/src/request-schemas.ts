@@ -4,10 +4,13 @@
 import { JOB_KINDS, STEP_TYPES, type JobKind, type StepType } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { schema as purgeSchema } from './dlq/purge-dlq.js';
+import { snoozeLinkQuery, snoozeSchema } from './notifications/snooze.js';
 import { schema as replayBatchSchema } from './dlq/replay-batch.js';
 import { querySchema as deliveryListQuery } from './deliveries/deliveries-api.js';
+import { querySchema as jobStatsQuery } from './executions/job-stats.js';
 import { querySchema as executionListQuery } from './executions/list-executions.js';
 import { jobQuerySchema as jobFireListQuery, workspaceQuerySchema as fireListQuery } from './fires/list-fires.js';
+import { hostLimitQuerySchema, hostLimitSchema } from './hosts/host-limits.js';
 import { importSchema } from './jobs/import-crontab.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
@@ -21,9 +24,13 @@ import { createSecretSchema } from './secrets/create-secret.js';
 import { updateSecretSchema } from './secrets/update-secret.js';
 import { patchSchema as jobContextPatch } from './workflows/job-context.js';
 import { createWorkspaceSchema } from './workspaces/workspaces.js';
+import { createTokenSchema } from './workspaces/tokens.js';
+import { auditQuerySchema } from './access/audit.js';
 
 export const requestSchemas = {
   workspaceCreate: createWorkspaceSchema,
+  tokenCreate: createTokenSchema,
+  auditEventList: auditQuerySchema,
   /** POST /v1/jobs (and PATCH) by kind, and the parts the document names: jobSchema, which validates them, says the same. */
   jobOfKind: Object.fromEntries(JOB_KINDS.map((kind) => [kind, jobSchemaOfKind(kind)])) as Record<JobKind, Joi.ObjectSchema>,
   stepOfType: Object.fromEntries(STEP_TYPES.map((type) => [type, stepSchemaOfType(type)])) as Record<StepType, Joi.ObjectSchema>,
@@ -32,10 +39,13 @@ export const requestSchemas = {
   jobList: jobListQuery,
   jobContextPatch,
   executionList: executionListQuery,
+  jobStats: jobStatsQuery,
   jobFireList: jobFireListQuery,
   fireList: fireListQuery,
   dlqReplayBatch: replayBatchSchema,
   dlqPurge: purgeSchema,
+  hostLimitPut: hostLimitSchema,
+  hostLimitList: hostLimitQuerySchema,
   secretCreate: createSecretSchema,
   secretPatch: updateSecretSchema,
   channelCreate,
@@ -44,6 +54,8 @@ export const requestSchemas = {
   channelConfigs: Object.fromEntries(Object.entries(CHANNEL_ADAPTERS).map(([type, adapter]) => [type, adapter.configSchema])) as Record<string, Joi.Schema>,
   jobRuleCreate: ruleSchemas.job,
   monitorRuleCreate: ruleSchemas.monitor,
+  ruleSnooze: snoozeSchema,
+  snoozeLinkQuery,
   deliveryList: deliveryListQuery,
   monitorCreate,
   monitorPatch,

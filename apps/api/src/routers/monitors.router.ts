@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { createMonitor, deleteMonitor, findMonitor, listMonitorPings, listMonitors, pauseMonitor, resumeMonitor, serializeMonitor, updateMonitor } from '@cronsvc/core';
+import { createMonitor, deleteMonitor, findMonitor, listMonitorPings, listMonitors, pauseMonitor, resumeMonitor, rotateMonitorBadge, serializeMonitor, updateMonitor } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { rulesRouter } from './rules.router.js';
 
@@ -24,6 +24,9 @@ export function monitorsRouter(deps: ApiDeps): Router {
   router.delete('/:id', async (req, res) => {
     await deleteMonitor(deps, ws(res), req.params.id);
     res.status(204).end();
+  });
+  router.post('/:id/badge/rotate', async (req, res) => {
+    res.json(await rotateMonitorBadge(deps, ws(res), req.params.id));
   });
   router.post('/:id/pause', async (req, res) => {
     res.json(show(await pauseMonitor(deps, ws(res), req.params.id)));

@@ -36,6 +36,7 @@ const RESOURCE_AFTER: Record<string, Resource> = {
   channels: 'channel',
   rules: 'rule',
   secrets: 'secret',
+  'host-limits': 'host_limit',
   'notification-channels': 'channel',
   'notification-deliveries': 'delivery',
   monitors: 'monitor',

@@ -84,6 +84,7 @@ const rule = (events: readonly string[]) => (x: FixtureIds) => mutated(fc.record
 const channel = () => mutated(oneOf(CHANNEL_CONFIGS).map((c) => ({ name: 'alerts', ...c })));
 const monitor = () =>
   mutated(fc.constantFrom<unknown>({ name: 'nightly backup', expected_interval_sec: 86400, grace_sec: 600 }, { name: 'm', expected_interval_sec: 1 }, { name: 'c', schedule: { cron: '0 3 * * *' }, max_duration_sec: 3600 }));
+const token = () => mutated(fc.constantFrom<unknown>({}, { name: 'ci', scope: 'read' }, { scope: 'run', expires_at: '2099-01-01T00:00:00Z' }, { expires_at: '2001-01-01T00:00:00Z' }));
 const anyPayload = () => mutated(fc.oneof(fc.constantFrom<unknown>({ after: 'abc123', user: 'ann' }, { parcel: 'p-1' }, { comment: 'looks good' }, [1, 2], 'text', null), fc.jsonValue({ maxDepth: 3 })));
 
 export const ROUTE_BODIES: Record<string, RouteBody> = {
@@ -129,6 +130,10 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'GET /v1/secrets/:id': 'none',
   'PATCH /v1/secrets/:id': () => mutated(fc.record({ value: fc.constantFrom('new value', 'é') })),
   'DELETE /v1/secrets/:id': 'none',
+  'GET /v1/host-limits': 'none',
+  'GET /v1/host-limits/:host': 'none',
+  'PUT /v1/host-limits/:host': () => mutated(fc.record({ max_concurrency: fc.constantFrom(1, 5, 1000), max_per_second: fc.constantFrom(0.1, 20, 10_000) })),
+  'DELETE /v1/host-limits/:host': 'none',
   'GET /v1/signing-key': 'none',
   'POST /v1/signing-key/rotate': 'none',
   'GET /v1/notification-deliveries': 'none',
@@ -151,6 +156,10 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'GET /v1/monitors/:id/notification-rules': 'none',
   'POST /v1/monitors/:id/notification-rules': rule(MONITOR_RULE_EVENTS),
   'DELETE /v1/monitors/:id/notification-rules/:rule_id': 'none',
+  'POST /v1/tokens': token,
+  'GET /v1/tokens': 'none',
+  'DELETE /v1/tokens/:id': 'none',
+  'GET /v1/audit-events': 'none',
   'GET /v1/openapi.json': 'none',
   'POST /v1/triggers/:token': anyPayload,
   'GET /v1/ping/:token': 'none',
@@ -166,7 +175,7 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'POST /v1/approvals/:token/approve': anyPayload,
   'POST /v1/approvals/:token/reject': anyPayload,
   'POST /admin/v1/workspaces': () => mutated(fc.record({ name: fc.constantFrom('acme', 'a'.repeat(200)) })),
-  'POST /admin/v1/workspaces/:id/tokens': 'none',
+  'POST /admin/v1/workspaces/:id/tokens': token,
   'DELETE /admin/v1/tokens/:id': 'none',
 };
 

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { CATCH_UP_POLICIES, FIRE_OUTCOMES, JOB_KINDS, JOB_STATES, OVERLAP_POLICIES, type FireOutcome, type JobKind, type JobState } from '@cronsvc/contracts';
+import { CATCH_UP_POLICIES, FIRE_OUTCOMES, JOB_KINDS, JOB_STATES, OVERLAP_POLICIES, STATS_WINDOWS, type FireOutcome, type JobKind, type JobState, type StatsWindow } from '@cronsvc/contracts';
 import { collect, fetchPages, int, pageNote, readJsonInput, withPaging, type PageFlags } from '../options.js';
 import { readFile } from 'node:fs/promises';
 import { readStdin } from '../prompt.js';
 import { executionDetails } from '../output/executions-view.js';
-import { firesTable, importSummary, jobDetails, jobsTable } from '../output/jobs-view.js';
+import { firesTable, importSummary, jobDetails, jobsTable, statsView } from '../output/jobs-view.js';
 import { UsageError } from '../errors.js';
 import { jobInput, jobPatch, type JobFlags } from './job-body.js';
 import { done, example, withContext } from './shared.js';
@@ -124,6 +124,17 @@ export function registerJobs(program: Command): void {
       }),
     );
   example(fires, 'cronsvc jobs fires job_123', 'cronsvc jobs fires job_123 --outcome missed --json');
+
+  const stats = jobs
+    .command('stats <id>')
+    .description("the job's executions, success rate and duration percentiles over a window, per hour or day")
+    .option('--window <window>', `24h (hourly), 7d or 30d (daily) (${STATS_WINDOWS.join(', ')})`, '24h')
+    .action(
+      withContext(async ({ client, out }, id: string, flags: { window: StatsWindow }) => {
+        out.result(await client.jobs.stats(id, flags.window), (s) => statsView(out.paint, s));
+      }),
+    );
+  example(stats, 'cronsvc jobs stats job_123', 'cronsvc jobs stats job_123 --window 30d --json');
 
   const importCommand = jobs
     .command('import <file>')

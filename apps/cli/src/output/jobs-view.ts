@@ -1,4 +1,4 @@
-import type { Fire, ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
+import type { Fire, ImportResult, Job, JobStats, ListEnvelope } from '@cronsvc/contracts';
 import { duration } from './time.js';
 import { paintStatus, type Paint } from './color.js';
 import { details, table } from './table.js';
@@ -43,6 +43,31 @@ export function jobDetails(paint: Paint, job: Job): string {
     ['Created', `${job.created_at} (${relativeTime(job.created_at)})`],
     ['Updated', `${job.updated_at} (${relativeTime(job.updated_at)})`],
   ]);
+}
+
+const ms = (value: number | null) => (value === null ? '-' : duration(value));
+
+/** A job's statistics: the totals, then one line per bucket that had executions. */
+export function statsView(paint: Paint, stats: JobStats): string {
+  const rate = stats.success_rate === null ? '-' : `${(stats.success_rate * 100).toFixed(1)}%`;
+  const head = details([
+    ['Window', stats.window],
+    ['Executions', `${stats.executions} (${stats.succeeded} succeeded, ${stats.failed} failed)`],
+    ['Success rate', stats.success_rate === null ? rate : paint(rate, stats.failed === 0 ? 'green' : 'yellow')],
+    ['Duration', `p50 ${ms(stats.duration_ms.p50)}, p95 ${ms(stats.duration_ms.p95)}, p99 ${ms(stats.duration_ms.p99)}`],
+  ]);
+  const busy = stats.buckets.filter((b) => b.executions > 0);
+  if (busy.length === 0) return head;
+  const buckets = table(busy, [
+    { header: 'FROM', value: (b) => b.start },
+    { header: 'RUNS', value: (b) => String(b.executions) },
+    { header: 'FAILED', value: (b) => (b.failed === 0 ? '0' : paint(String(b.failed), 'red')) },
+    { header: 'P50', value: (b) => ms(b.p50_ms) },
+    { header: 'P95', value: (b) => ms(b.p95_ms) },
+  ]);
+  return `${head}
+
+${buckets}`;
 }
 
 /** A job's fire ledger, newest slot first. */

@@ -1,5 +1,5 @@
 import type {
-  Execution, ExecutionListQuery, Fire, FireListQuery, ImportResult, Job, JobInput, JobListQuery, JobPatch, ListEnvelope,
+  Execution, ExecutionListQuery, Fire, FireListQuery, ImportResult, Job, JobInput, JobListQuery, JobPatch, JobStats, ListEnvelope, StatsWindow,
 } from '@cronsvc/contracts';
 import type { Query, Send } from '../http.js';
 
@@ -18,4 +18,5 @@ export const jobsEndpoints = (send: Send) => ({
     send<ImportResult>('POST', '/v1/jobs/import', { body: defaultUrl === undefined ? { crontab } : { crontab, default_url: defaultUrl } }),
   executions: (id: string, query: ExecutionListQuery = {}) => send<ListEnvelope<Execution>>('GET', `${job(id)}/executions`, { query: query as Query }),
   fires: (id: string, query: FireListQuery = {}) => send<ListEnvelope<Fire>>('GET', `${job(id)}/fires`, { query: query as Query }),
+  stats: (id: string, window?: StatsWindow) => send<JobStats>('GET', `${job(id)}/stats`, { query: window === undefined ? {} : { window } }),
 });

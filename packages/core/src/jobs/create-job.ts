@@ -1,6 +1,6 @@
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import { newId } from '../ids/ids.js';
+import { newBadgeToken, newId } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
@@ -14,6 +14,8 @@ import { checkStepTimeouts } from './check-step-timeouts.js';
 import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
 import { isStoredBytesError, storedBytesExceeded, wouldExceedStoredBytes } from '../db/stored-bytes.js';
 import { webhookColumns } from './webhook-credentials.js';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf } from '../access/audit.js';
 
 export interface CreateJobResult {
   job: JobRow;
@@ -23,7 +25,7 @@ export interface CreateJobResult {
 
 const jobWithKey = (deps: Deps, workspaceId: string, idempotencyKey: string) => deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
 
-export async function createJob(deps: Deps, workspaceId: string, body: unknown, idempotencyKey?: string): Promise<CreateJobResult> {
+export async function createJob(deps: Deps, workspaceId: string, body: unknown, idempotencyKey?: string, actor?: Actor): Promise<CreateJobResult> {
   // A used key answers with its job whatever this body says, valid or not (docs/API.md, "Conventions").
   if (idempotencyKey !== undefined) {
     const existing = await jobWithKey(deps, workspaceId, idempotencyKey);
@@ -48,6 +50,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
+    badgeToken: newBadgeToken(),
     storedBytes: jobStoredBytes({ ...fields, idempotencyKey: idempotencyKey ?? null }),
     ...webhookColumns(deps.config.secretsEncryptionKey, { id, workspaceId }, input, null, input.webhook_secret !== undefined),
   };
@@ -55,7 +58,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   const fire = input.kind === 'one_time' && input.state === 'active' ? { executionId: newId('exe'), scheduledFor: now } : null;
   let stored: JobRow | null;
   try {
-    stored = await insertJob(deps.pool, row, fire);
+    stored = await insertJob(deps.pool, row, fire, actor && { actor, changedFields: fieldsOf(body) });
   } catch (error) {
     if (isJobQuotaError(error)) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
     if (isStoredBytesError(error)) throw storedBytesExceeded(deps.config.maxStoredBytesPerWorkspace);

@@ -4,6 +4,8 @@ import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { fireKey } from '../executions/create-executions.js';
 import { currentRequestId } from '../logging/log-context.js';
+import type { Actor } from '../access/actor.js';
+import { newId } from '../ids/ids.js';
 
 /** A job row as Postgres returns it (pg parses jsonb and timestamptz). */
 interface JobRecord {
@@ -32,6 +34,7 @@ interface JobRecord {
   jitter_seconds: number;
   stored_bytes: number;
   summary: Prisma.JsonValue;
+  badge_token: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -46,6 +49,9 @@ interface NewJob {
   job: JobRow;
   fire: FirstFire | null;
   requestId: string | null;
+  /** Who creates it: its `job.created` audit event commits in the same statement. */
+  actor: Actor | null;
+  changedFields: string[];
 }
 
 /** Every column of `jobs`; a test compares this list with the table. */
@@ -77,6 +83,7 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'jitter_seconds', type: 'int', value: (j) => j.jitterSeconds },
   { name: 'stored_bytes', type: 'int', value: (j) => j.storedBytes },
   { name: 'summary', type: 'jsonb', value: (j) => j.summary },
+  { name: 'badge_token', type: 'text', value: (j) => j.badgeToken },
 ];
 
 const INPUT_COLUMNS: readonly Column<NewJob>[] = [
@@ -85,6 +92,11 @@ const INPUT_COLUMNS: readonly Column<NewJob>[] = [
   { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => n.fire?.scheduledFor ?? null },
   { name: 'fire_key', type: 'text', value: (n) => (n.fire ? fireKey(n.job.id, n.fire.scheduledFor) : null) },
   { name: 'fire_request_id', type: 'text', value: (n) => n.requestId },
+  { name: 'audit_id', type: 'text', value: (n) => (n.actor ? newId('aud') : null) },
+  { name: 'audit_actor_type', type: 'text', value: (n) => n.actor?.kind ?? null },
+  { name: 'audit_actor_token_id', type: 'text', value: (n) => n.actor?.tokenId ?? null },
+  { name: 'audit_actor_name', type: 'text', value: (n) => n.actor?.name ?? null },
+  { name: 'audit_fields', type: 'jsonb', value: (n) => n.changedFields },
 ];
 
 // One statement for any number of new jobs, and for the first execution of those that fire as
@@ -106,6 +118,12 @@ const INSERT_JOBS_SQL = `
            i.fire_scheduled_for, i.fire_request_id, job.created_at, job.created_at
       FROM job JOIN input AS i ON i.id = job.id
      WHERE i.fire_execution_id IS NOT NULL
+  ), audit AS (
+    INSERT INTO audit_events (id, workspace_id, action, target_type, target_id, actor_type, actor_token_id, actor_name, request_id, changed_fields, created_at)
+    SELECT i.audit_id, job.workspace_id, 'job.created', 'job', job.id, i.audit_actor_type, i.audit_actor_token_id, i.audit_actor_name, i.fire_request_id,
+           i.audit_fields, job.created_at
+      FROM job JOIN input AS i ON i.id = job.id
+     WHERE i.audit_id IS NOT NULL
   )
   SELECT * FROM job`;
 
@@ -136,6 +154,7 @@ function jobFromRecord(r: JobRecord): JobRow {
     jitterSeconds: r.jitter_seconds,
     storedBytes: r.stored_bytes,
     summary: r.summary,
+    badgeToken: r.badge_token,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -166,6 +185,6 @@ const batchers = perPool(
  * stored; null when its Idempotency-Key is already taken in the workspace (the unique index
  * decides between concurrent requests), in which case no execution is stored either.
  */
-export function insertJob(pool: SqlPool, job: JobRow, fire: FirstFire | null = null): Promise<JobRow | null> {
-  return batchers(pool).add({ job, fire, requestId: currentRequestId() ?? null });
+export function insertJob(pool: SqlPool, job: JobRow, fire: FirstFire | null = null, audit?: { actor: Actor; changedFields: string[] }): Promise<JobRow | null> {
+  return batchers(pool).add({ job, fire, requestId: currentRequestId() ?? null, actor: audit?.actor ?? null, changedFields: audit?.changedFields ?? [] });
 }

@@ -4,7 +4,7 @@ import {
 } from '@cronsvc/contracts';
 import type { Config } from '../config/config.js';
 import type { JobRow } from '../db/client.js';
-import { triggerUrl } from './public-urls.js';
+import { badgeUrl, triggerUrl } from './public-urls.js';
 import { revealWebhookToken } from './webhook-credentials.js';
 import type { JobSummaryFields } from './job-summary.js';
 import type { ListedJob } from './list-jobs.js';
@@ -35,6 +35,7 @@ function shown<T extends { request?: unknown; steps?: unknown }>(job: ListedJob,
     on_failure_url: job.onFailureUrl,
     notification_override: job.notificationOverride as NotificationOverride,
     idempotency_key: job.idempotencyKey,
+    badge_url: badgeUrl(config.publicBaseUrl, job.badgeToken),
     created_at: job.createdAt.toISOString(),
     updated_at: job.updatedAt.toISOString(),
   };

@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, writeAudit } from '../access/audit.js';
 import Joi from 'joi';
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -87,7 +89,7 @@ function allowedStateChange(job: JobRow, next: JobInput): void {
   }
 }
 
-export async function updateJob(deps: Deps, workspaceId: string, jobId: string, body: unknown): Promise<JobRow> {
+export async function updateJob(deps: Deps, workspaceId: string, jobId: string, body: unknown, actor?: Actor): Promise<JobRow> {
   const patch = validate<Record<string, unknown>>(patchShape, body);
   const now = deps.clock.now();
   // A PATCH that makes the job larger than the workspace's room is refused whole (the update's trigger decides).
@@ -120,6 +122,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
     const execution = fires
       ? await tx.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: updated.name, source: 'schedule', scheduledFor: now }) })
       : null;
+    await writeAudit(tx, actor, { action: 'job.updated', targetType: 'job', targetId: job.id, changedFields: fieldsOf(patch) });
     return { updated, execution };
   }));
   if (result.execution) await enqueueCommitted(deps, [firstAttempt(result.execution)]);

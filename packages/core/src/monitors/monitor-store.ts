@@ -9,6 +9,7 @@ import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { revealPingToken } from './ping-token.js';
 import { PINGS_KEPT } from './record-ping.js';
+import { badgeUrl } from '../jobs/public-urls.js';
 
 export type MonitorRow = Monitor;
 
@@ -55,6 +56,7 @@ export function serializeMonitor(monitor: MonitorRow, config: Pick<Config, 'secr
     next_due_at: iso(monitor.nextDueAt),
     last_duration_ms: monitor.lastDurationMs,
     ping_url: token === null ? null : pingUrl(config.publicBaseUrl, token),
+    badge_url: badgeUrl(config.publicBaseUrl, monitor.badgeToken),
     created_at: monitor.createdAt.toISOString(),
     updated_at: monitor.updatedAt.toISOString(),
   };

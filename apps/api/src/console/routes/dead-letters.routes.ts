@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecutionSummary } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { paths } from '../paths.js';
 import { deadLettersView } from '../views/dead-letters.view.js';
@@ -33,7 +34,7 @@ export function deadLettersRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/:id/replay', async (req, res) => {
-    await replayExecution(deps, workspaceOf(res), req.params.id, 'dlq_replay');
+    await replayExecution(deps, workspaceOf(res), req.params.id, 'dlq_replay', actorOf(res));
     redirectDone(res, paths.deadLetters, 'replayed');
   });
 

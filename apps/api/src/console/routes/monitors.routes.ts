@@ -59,7 +59,7 @@ export function monitorsRoutes(deps: ConsoleDeps): Router {
     const view = {
       monitor,
       pings,
-      rules: rules.data.map(serializeRule),
+      rules: rules.data.map((r) => serializeRule(r, deps.clock.now())),
       channels: channels.data.map((c) => serializeChannel(c, deps.config.secretsEncryptionKey)),
       form: form ?? { values: monitorValues(monitor), errors: {} },
     };

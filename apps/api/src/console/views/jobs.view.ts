@@ -3,7 +3,7 @@ import type { Outcome } from '@cronsvc/core';
 import { scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
-import { badge, page, type ViewContext } from './layout.js';
+import { allowed, badge, page, type ViewContext } from './layout.js';
 import { filterSelect, outcomeStrip, pager } from './list-parts.js';
 
 export interface JobsFilter {
@@ -49,7 +49,7 @@ export function jobsView(
   const filtered = Boolean(filter.name || filter.state || filter.kind);
   const table =
     list.data.length === 0
-      ? html`<p class="empty">${filtered ? 'No job matches these filters.' : html`No jobs yet. <a href="${paths.newJob}">Create one</a>.`}</p>`
+      ? html`<p class="empty">${filtered ? 'No job matches these filters.' : allowed(ctx, paths.jobs) ? html`No jobs yet. <a href="${paths.newJob}">Create one</a>.` : 'No jobs yet.'}</p>`
       : html`<table class="list">
 <caption class="visually-hidden">Jobs</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Schedule</th><th scope="col">Next run</th><th scope="col">Last status</th><th scope="col">Last 20</th><th scope="col">Missed (24 h)</th></tr></thead>
@@ -58,7 +58,7 @@ export function jobsView(
   return page(
     ctx,
     { title: 'Jobs', section: 'jobs' },
-    html`<div class="page-head"><h1>Jobs</h1><div class="end head-actions"><a class="button" href="${paths.importJobs}">Import a crontab</a><a class="button primary" href="${paths.newJob}">Create a job</a></div></div>
+    html`<div class="page-head"><h1>Jobs</h1><div class="end head-actions">${allowed(ctx, paths.importJobs) ? html`<a class="button" href="${paths.importJobs}">Import a crontab</a>` : ''}${allowed(ctx, paths.jobs) ? html`<a class="button primary" href="${paths.newJob}">Create a job</a>` : ''}</div></div>
 <form class="filters" method="get" action="${paths.jobs}" role="search" aria-label="Filter jobs"
   hx-get="${paths.jobs}" hx-trigger="submit, input delay:300ms, change" hx-target="#jobs-results" hx-select="#jobs-results" hx-swap="outerHTML" hx-push-url="true" hx-sync="this:replace">
 <div class="field"><label for="filter-name">Name</label><input type="search" id="filter-name" name="name" value="${filter.name ?? ''}" autocomplete="off"></div>

@@ -3,8 +3,9 @@ import { cronInWords, duration, utc, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
+import { badgeCopy } from './badge-copy.view.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
-import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 
 /** The fields of the create and edit forms; a monitor has an interval or a cron schedule. */
 const FIELDS: FieldSpec[] = [
@@ -40,6 +41,7 @@ function row(ctx: ViewContext, m: Monitor): Html {
 <td data-label="Expected">${expectation(m)}${m.grace_sec > 0 ? html` <span class="muted">+ ${interval(m.grace_sec)} grace</span>` : ''}</td>
 <td data-label="Next expected">${when(m.next_expected_at, ctx.now)}</td>
 <td data-label="Ping URL"><div class="copy-row"><label class="visually-hidden" for="${copyId}">Ping URL of ${m.name}</label><input type="text" id="${copyId}" class="mono" value="${m.ping_url}" readonly><button type="button" class="small" data-copy="${copyId}">Copy</button></div></td>
+<td data-label="Badge">${badgeCopy(`badge-${m.id}`, m.name, m.badge_url)}</td>
 <td data-label="Actions" class="actions-cell"><div class="actions">
 ${m.state === 'paused' ? postButton(ctx, paths.monitorAction(m.id, 'resume'), 'Resume', { className: 'small' }) : postButton(ctx, paths.monitorAction(m.id, 'pause'), 'Pause', { className: 'small' })}
 ${postButton(ctx, paths.monitorAction(m.id, 'delete'), 'Delete', { className: 'small danger', confirm: `Delete the monitor "${m.name}"?` })}
@@ -61,16 +63,16 @@ export function monitorsView(ctx: ViewContext, monitors: Monitor[], form: { valu
     monitors.length === 0
       ? html`<p class="empty">No monitors yet. A monitor expects a ping (GET or POST to its URL) every interval or at each fire of a cron schedule, and goes down when one is late or a run reports a failure.</p>`
       : html`<table class="list"><caption class="visually-hidden">Monitors</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Last ping</th><th scope="col">Expected</th><th scope="col">Next expected</th><th scope="col">Ping URL</th><th scope="col">Actions</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Last ping</th><th scope="col">Expected</th><th scope="col">Next expected</th><th scope="col">Ping URL</th><th scope="col">Badge</th><th scope="col">Actions</th></tr></thead>
 <tbody>${monitors.map((m) => row(ctx, m))}</tbody></table>`;
   return page(
     ctx,
     { title: 'Monitors', section: 'monitors' },
     html`<h1>Monitors</h1>
 ${table}
-<section class="card" aria-labelledby="new-monitor-heading"><h2 id="new-monitor-heading">New monitor</h2>
+${allowed(ctx, paths.monitors) ? html`<section class="card" aria-labelledby="new-monitor-heading"><h2 id="new-monitor-heading">New monitor</h2>
 ${monitorForm(ctx, form, { action: paths.monitors, idPrefix: 'm', failed: 'The monitor was not created.', submit: 'Create monitor' })}
-</section>`,
+</section>` : ''}`,
   );
 }
 
@@ -159,8 +161,9 @@ function rulesSection(ctx: ViewContext, m: Monitor, rules: Rule[], channels: Cha
               { className: 'small', fields: { back: paths.monitor(m.id) } },
             )}</li>`,
         )}</ul>`;
-  const form =
-    channels.length === 0
+  const form = !allowed(ctx, paths.monitorRules(m.id))
+    ? html``
+    : channels.length === 0
       ? html`<p class="muted">Add a channel through the API or the CLI to send notifications.</p>`
       : html`<form class="inline-form" method="post" action="${paths.monitorRules(m.id)}">
 ${csrfField(ctx.csrf)}
@@ -204,8 +207,8 @@ ${snippets.map((s) => html`<h3>${s.title}</h3><pre class="preview" tabindex="0">
 </div>
 <section class="card" aria-labelledby="pings-heading"><h2 id="pings-heading">Pings</h2>${pingsTable(ctx, view.pings)}</section>
 <section class="card" aria-labelledby="rules-heading"><h2 id="rules-heading">Notification rules</h2>${rulesSection(ctx, m, view.rules, view.channels)}</section>
-<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">Settings</h2>
+${allowed(ctx, paths.monitor(m.id)) ? html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">Settings</h2>
 ${monitorForm(ctx, view.form, { action: paths.monitor(m.id), idPrefix: 'e', failed: 'The monitor was not saved.', submit: 'Save monitor' })}
-</section>`,
+</section>` : ''}`,
   );
 }
