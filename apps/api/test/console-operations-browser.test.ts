@@ -152,6 +152,9 @@ it('creates a monitor and shows its state, last ping and ping URL; pauses, resum
   await page.waitForURL(/done=monitor-created$/);
   const [monitor] = (await f.get('/v1/monitors')).body.data;
   expect(monitor).toMatchObject({ name: 'nightly backup', expected_interval_sec: 3600, grace_sec: 300, state: 'new' });
+  // Created, the monitor's own page shows; its list is one link away.
+  expect(page.url()).toContain(`/console/monitors/${monitor.id}?`);
+  await nav('Monitors');
 
   const row = page.locator('tr', { hasText: 'nightly backup' });
   await expect(row.locator('td[data-label="State"]').innerText()).resolves.toBe('new');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { aChannel, aCronJob, aHostLimit, aMonitor, approvalStep, aRecurringJob, aRule, aWorkflow, httpStep } from '@cronsvc/core/testing';
+import { aChannel, aCronJob, aHostLimit, aMonitor, approvalStep, aRecurringJob, aRule, aWorkflow, httpStep, pingTokenOf } from '@cronsvc/core/testing';
 import { accessibilityProblems, DESKTOP, PHONE, SCREENSHOTS, scrollsSideways, useConsole } from './console-fixture.js';
 
 // Every console page, filled with data, at a desktop's and a phone's width: it renders, nothing
@@ -26,6 +26,10 @@ beforeAll(async () => {
   const channel = await aChannel(f.ctx.runtime, f.workspaceId, 'webhook', { url: `${f.target.url}/hook` }, 'ops hook');
   await aRule(f.ctx.runtime, f.workspaceId, { kind: 'job', id: failing.id }, channel.id, 'on_failure');
   await aMonitor(f.ctx.runtime, f.workspaceId, { name: 'backup heartbeat', expected_interval_sec: 86_400 });
+  const nightly = await aMonitor(f.ctx.runtime, f.workspaceId, { name: 'nightly database dump', expected_interval_sec: undefined, schedule: { cron: '0 3 * * *' }, grace_sec: 1_800, max_duration_sec: 3_600 });
+  await aRule(f.ctx.runtime, f.workspaceId, { kind: 'monitor', id: nightly.id }, channel.id, 'on_down');
+  const pingPath = `/v1/ping/${pingTokenOf(f.ctx.runtime, nightly)}`;
+  for (const [suffix, body] of [['/start', ''], ['/0', 'dumped 2.1 GiB\n'.repeat(40)], ['/start', ''], ['/fail', 'pg_dump: error: connection to server failed']]) await f.post(`${pingPath}${suffix}`, body);
   const secret = await f.post('/v1/secrets', { name: 'API_KEY', value: 'value' });
   // Host limits, a host cooling down (the one the waiting run called), and an attempt that waited for its host.
   await aHostLimit(f.ctx.runtime, f.workspaceId, 'api.example.com', { max_concurrency: 5, max_per_second: 20 });
@@ -44,6 +48,7 @@ beforeAll(async () => {
     ['execution-waiting', `/console/executions/${waiting}`],
     ['dead-letters', '/console/dead-letters'],
     ['monitors', '/console/monitors'],
+    ['monitor', `/console/monitors/${nightly.id}`],
     ['channels', '/console/channels'],
     ['secrets', '/console/secrets'],
     ['secret', `/console/secrets/${secret.body.id}`],

@@ -64,10 +64,33 @@ describe('monitors', () => {
     ['an interval as a string', { name: 'x', expected_interval_sec: '60' }, 'expected_interval_sec'],
     ['a negative grace', { name: 'x', expected_interval_sec: 60, grace_sec: -1 }, 'grace_sec'],
     ['an unknown field', { name: 'x', expected_interval_sec: 60, state: 'up' }, 'state'],
+    ['both an interval and a cron schedule', { name: 'x', expected_interval_sec: 60, schedule: { cron: '0 3 * * *' } }, 'expected_interval_sec'],
+    ['a bad cron expression', { name: 'x', schedule: { cron: '0 3 * *' } }, 'schedule.cron'],
+    ['a never-firing cron expression', { name: 'x', schedule: { cron: '0 0 30 2 *' } }, 'schedule.cron'],
+    ['a cron time zone', { name: 'x', schedule: { cron: '0 3 * * *', timezone: 'Europe/Paris' } }, 'schedule.timezone'],
+    ['a max duration over a day', { name: 'x', expected_interval_sec: 60, max_duration_sec: 86_401 }, 'max_duration_sec'],
   ])('rejects %s with validation_failed at its path', async (_what, body, path) => {
     const res = await create(body);
     expect([res.status, res.body.error.code]).toEqual([400, 'validation_failed']);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it('creates a monitor on a cron schedule, and PATCHes between a schedule and an interval', async () => {
+    const res = await create({ name: 'nightly', schedule: { cron: '0 3 * * *' }, grace_sec: 600, max_duration_sec: 3_600 });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ expected_interval_sec: null, schedule: { cron: '0 3 * * *' }, grace_sec: 600, max_duration_sec: 3_600, next_expected_at: null });
+    await request(api.app).get(`/v1/ping/${tokenOf(res.body)}`).expect(200);
+    const up = await get(res.body.id);
+    const tomorrow3 = new Date(Date.parse(up.last_ping_at));
+    tomorrow3.setUTCHours(3, 0, 0, 0);
+    if (tomorrow3.getTime() <= Date.parse(up.last_ping_at)) tomorrow3.setUTCDate(tomorrow3.getUTCDate() + 1);
+    expect([up.next_expected_at, Date.parse(up.next_due_at) - Date.parse(up.next_expected_at)]).toEqual([tomorrow3.toISOString(), 600_000]);
+    const patched = await request(api.app).patch(`/v1/monitors/${res.body.id}`).set(auth).send({ expected_interval_sec: 60, max_duration_sec: null });
+    expect(patched.body).toMatchObject({ expected_interval_sec: 60, schedule: null, max_duration_sec: null });
+    expect(Date.parse(patched.body.next_expected_at) - Date.parse(up.last_ping_at)).toBe(60_000);
+    const both = await request(api.app).patch(`/v1/monitors/${res.body.id}`).set(auth).send({ expected_interval_sec: 60, schedule: { cron: '* * * * *' } });
+    expect([both.status, both.body.error.details[0].path]).toEqual([400, 'expected_interval_sec']);
+    expect((await request(api.app).patch(`/v1/monitors/${res.body.id}`).set(auth).send({ schedule: null })).status).toBe(400);
   });
 
   it('lists the workspace’s monitors, newest first, filtered by state', async () => {

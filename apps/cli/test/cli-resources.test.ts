@@ -1,4 +1,4 @@
-import type { Channel, Delivery, HostLimit, ListEnvelope, Monitor, Rule, Secret, SigningKey } from '@cronsvc/contracts';
+import type { Channel, Delivery, HostLimit, ListEnvelope, Monitor, MonitorPing, Rule, Secret, SigningKey } from '@cronsvc/contracts';
 import { aDelivery } from '@cronsvc/core/testing';
 import { useCliApi } from './cli-harness.js';
 
@@ -162,12 +162,16 @@ describe('cronsvc monitors and ping', () => {
     ]);
     expect(shown).toEqual(monitor);
     expect(list.data.map((m) => m.id)).toContain(monitor.id);
-    expect(table.stdout).toMatch(new RegExp(`\\n${monitor.id}\\s+nightly backup\\s+new\\s+86400s\\s+900s\\s+-\\s+-`));
+    expect(table.stdout).toMatch(new RegExp(`\\n${monitor.id}\\s+nightly backup\\s+new\\s+every 86400s\\s+900s\\s+-\\s+-`));
     expect((await api.json<Monitor>(['monitors', 'update', monitor.id, '--grace', '60'])).grace_sec).toBe(60);
     expect(await api.cli(['monitors', 'pause', monitor.id])).toMatchObject({ code: 0, stdout: `${monitor.id} paused\n` });
     expect(await api.cli(['monitors', 'pause', monitor.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: invalid_state: /) });
     expect((await api.json<Monitor>(['monitors', 'resume', monitor.id])).state).toBe('new');
-    expect(await api.cli(['monitors', 'create', '--name', 'x'])).toMatchObject({ code: 2, stderr: 'error: monitors create needs --name and --interval\n' });
+    expect(await api.cli(['monitors', 'create', '--name', 'x'])).toMatchObject({ code: 2, stderr: 'error: monitors create needs --name and --interval or --cron\n' });
+    const nightly = await api.json<Monitor>(['monitors', 'create', '--name', 'db dump', '--cron', '0 3 * * *', '--grace', '1800', '--max-duration', '3600']);
+    expect(nightly).toMatchObject({ expected_interval_sec: null, schedule: { cron: '0 3 * * *' }, grace_sec: 1_800, max_duration_sec: 3_600 });
+    expect((await api.json<Monitor>(['monitors', 'update', nightly.id, '--interval', '600'])).schedule).toBeNull();
+    expect(await api.cli(['monitors', 'update', nightly.id, '--interval', '600', '--cron', '* * * * *'])).toMatchObject({ code: 2, stderr: 'error: give --interval or --cron, not both\n' });
     expect(await api.cli(['monitors', 'delete', monitor.id])).toMatchObject({ code: 0, stdout: `deleted ${monitor.id}\n` });
     expect(await api.cli(['monitors', 'get', monitor.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
   }, LONG_TEST_MS);
@@ -185,6 +189,17 @@ describe('cronsvc monitors and ping', () => {
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
     const pinged = await api.json<Monitor>(['monitors', 'get', monitor.id]);
     expect([pinged.state, pinged.last_ping_at]).toEqual(['up', expect.any(String)]);
+  });
+
+  it('lists a monitor’s pings, newest first, as a table or as the API answers', async () => {
+    const monitor = await api.json<Monitor>(['monitors', 'create', '--name', 'history', '--interval', '60']);
+    const url = monitor.ping_url!;
+    for (const suffix of ['/start', '/4']) expect((await fetch(`${url.replace('https://cron.example.com', api.url)}${suffix}`, { method: 'POST', body: 'tar: error' })).status).toBe(200);
+    const pings = await api.json<ListEnvelope<MonitorPing>>(['monitors', 'pings', monitor.id]);
+    expect(pings).toMatchObject({ total: 2, data: [{ kind: 'fail', exit_status: 4, body_preview: 'tar: error', duration_ms: expect.any(Number) }, { kind: 'start', exit_status: null }] });
+    const table = await api.cli(['monitors', 'pings', monitor.id]);
+    expect(table.stdout).toMatch(/^KIND\s+EXIT\s+RECEIVED\s+DURATION\s+FROM\s+BODY\n/);
+    expect(table.stdout).toMatch(/\nfail\s+4\s+\S+Z\s+\d+ ms\s+\S+\s+tar: error\n/);
   });
 });
 

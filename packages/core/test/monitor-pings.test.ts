@@ -63,6 +63,13 @@ describe('start, success and fail pings', () => {
     expect(await eventsOf(m.id)).toEqual([]);
   });
 
+  it('gives an up monitor with no expected time (written before schedules) a window from its next ping, a start included', async () => {
+    const m = await aMonitor(rt(), w.workspaceId, { expected_interval_sec: 600 });
+    await rt().pool.query(`UPDATE monitors SET state = 'up', last_ping_at = '2030-04-01T00:00:00Z', next_due_at = '2030-04-01T00:10:00Z' WHERE id = $1`, [m.id]);
+    await ping(m, '2030-04-01T00:05:00.000Z', { kind: 'start' });
+    expect(await row(m.id)).toMatchObject({ state: 'up', nextExpectedAt: new Date('2030-04-01T00:15:00.000Z'), nextDueAt: new Date('2030-04-01T00:15:00.000Z') });
+  });
+
   it('goes down when a started run outlasts max_duration_sec, and recovers with its duration on the success', async () => {
     const m = await aMonitor(rt(), w.workspaceId, { expected_interval_sec: 86_400, max_duration_sec: 60 });
     await ping(m, '2030-04-02T00:00:00.000Z');

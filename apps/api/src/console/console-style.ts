@@ -69,9 +69,9 @@ button:disabled { cursor: default; color: #6e7781; background: #f6f8fa; }
 .chip:hover, .chip:focus { background: #eaeef2; text-decoration: underline; }
 .tag-actions { align-items: center; margin: 0 0 1rem; }
 .badge { display: inline-block; padding: .05rem .55rem; border-radius: 999px; font-size: .85rem; font-weight: 600; background: #eaeef2; color: #424a53; white-space: nowrap; }
-.s-succeeded, .s-active, .s-up, .s-sent, .s-approved { background: #dafbe1; color: #116329; }
-.s-failed, .s-down, .s-rejected, .s-expired { background: #ffebe9; color: #a40e26; }
-.s-running, .s-processing { background: #ddf4ff; color: #0550ae; }
+.s-succeeded, .s-active, .s-up, .s-sent, .s-approved, .s-success { background: #dafbe1; color: #116329; }
+.s-failed, .s-down, .s-rejected, .s-expired, .s-fail { background: #ffebe9; color: #a40e26; }
+.s-running, .s-processing, .s-start { background: #ddf4ff; color: #0550ae; }
 .s-waiting, .s-paused, .s-pending { background: #fff8c5; color: #6c4400; }
 .s-completed, .s-draft, .s-new, .s-queued { background: #eaeef2; color: #424a53; }
 

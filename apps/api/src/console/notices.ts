@@ -17,6 +17,7 @@ const NOTICES: Record<string, string> = {
   'monitor-paused': 'Monitor paused.',
   'monitor-resumed': 'Monitor resumed.',
   'monitor-deleted': 'Monitor deleted.',
+  'monitor-saved': 'Monitor saved.',
   'secret-created': 'Secret created.',
   'secret-updated': 'Secret value replaced.',
   'secret-deleted': 'Secret deleted.',

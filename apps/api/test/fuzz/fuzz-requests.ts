@@ -71,6 +71,8 @@ export function pathOf(pattern: string, fixtures: FuzzFixtures, ownOnly: boolean
   return fc.tuple(
     ...segments.map((segment, i) => {
       if (!segment.startsWith(':')) return fc.constant<PathPart>({ text: segment });
+      // A ping's exit status names no resource: valid ones, the edges and what is none.
+      if (segment === ':exit_status') return fc.constantFrom<PathPart>(...['0', '3', '255', '256', '-1', '1e2', '00', '99999999999999999999', 'abc', '%00'].map((text) => ({ text })));
       const resource = RESOURCE_AFTER[segments[i - 1]];
       if (!resource) throw new Error(`the fuzzer does not know what ${segment} of ${pattern} names: add its segment to RESOURCE_AFTER`);
       return pathParameter(fixtures, resource, ownOnly);

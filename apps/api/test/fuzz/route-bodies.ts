@@ -82,7 +82,8 @@ const oneOf = <T>(values: T[]) => fc.constantFrom(...values);
 const jobs = () => mutated(fc.constantFrom<unknown>(...JOB_BASES));
 const rule = (events: readonly string[]) => (x: FixtureIds) => mutated(fc.record({ channel_id: oneOf(real(x, 'channel')), event: oneOf([...events]) }));
 const channel = () => mutated(oneOf(CHANNEL_CONFIGS).map((c) => ({ name: 'alerts', ...c })));
-const monitor = () => mutated(fc.constantFrom<unknown>({ name: 'nightly backup', expected_interval_sec: 86400, grace_sec: 600 }, { name: 'm', expected_interval_sec: 1 }));
+const monitor = () =>
+  mutated(fc.constantFrom<unknown>({ name: 'nightly backup', expected_interval_sec: 86400, grace_sec: 600 }, { name: 'm', expected_interval_sec: 1 }, { name: 'c', schedule: { cron: '0 3 * * *' }, max_duration_sec: 3600 }));
 const token = () => mutated(fc.constantFrom<unknown>({}, { name: 'ci', scope: 'read' }, { scope: 'run', expires_at: '2099-01-01T00:00:00Z' }, { expires_at: '2001-01-01T00:00:00Z' }));
 const anyPayload = () => mutated(fc.oneof(fc.constantFrom<unknown>({ after: 'abc123', user: 'ann' }, { parcel: 'p-1' }, { comment: 'looks good' }, [1, 2], 'text', null), fc.jsonValue({ maxDepth: 3 })));
 
@@ -161,10 +162,12 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'POST /v1/monitors': monitor,
   'GET /v1/monitors': 'none',
   'GET /v1/monitors/:id': 'none',
-  'PATCH /v1/monitors/:id': () => mutated(fc.constantFrom<unknown>({ name: 'renamed' }, { expected_interval_sec: 60 }, { grace_sec: 0 }, { name: 'x', expected_interval_sec: 31536000, grace_sec: 31536000 })),
+  'PATCH /v1/monitors/:id': () =>
+    mutated(fc.constantFrom<unknown>({ name: 'renamed' }, { expected_interval_sec: 60 }, { grace_sec: 0 }, { name: 'x', expected_interval_sec: 31536000, grace_sec: 31536000 }, { schedule: { cron: '*/5 * * * *' }, max_duration_sec: null })),
   'DELETE /v1/monitors/:id': 'none',
   'POST /v1/monitors/:id/pause': 'none',
   'POST /v1/monitors/:id/resume': 'none',
+  'GET /v1/monitors/:id/pings': 'none',
   'GET /v1/monitors/:id/notification-rules': 'none',
   'POST /v1/monitors/:id/notification-rules': rule(MONITOR_RULE_EVENTS),
   'DELETE /v1/monitors/:id/notification-rules/:rule_id': 'none',
@@ -176,6 +179,12 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'POST /v1/triggers/:token': anyPayload,
   'GET /v1/ping/:token': 'none',
   'POST /v1/ping/:token': anyPayload,
+  'GET /v1/ping/:token/start': 'none',
+  'POST /v1/ping/:token/start': anyPayload,
+  'GET /v1/ping/:token/fail': 'none',
+  'POST /v1/ping/:token/fail': anyPayload,
+  'GET /v1/ping/:token/:exit_status': 'none',
+  'POST /v1/ping/:token/:exit_status': anyPayload,
   'POST /v1/resume/:token': anyPayload,
   'GET /v1/approvals/:token': 'none',
   'POST /v1/approvals/:token/approve': anyPayload,

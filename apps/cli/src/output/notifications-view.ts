@@ -1,4 +1,4 @@
-import type { Channel, Delivery, HostLimit, ListEnvelope, Monitor, Rule, Secret } from '@cronsvc/contracts';
+import type { Channel, Delivery, HostLimit, ListEnvelope, Monitor, MonitorPing, Rule, Secret } from '@cronsvc/contracts';
 import { paintStatus, type Paint } from './color.js';
 import { details, table } from './table.js';
 import { relativeTime } from './time.js';
@@ -78,12 +78,15 @@ export const deliveriesTable = (paint: Paint, page: ListEnvelope<Delivery>) =>
     { header: 'LAST ERROR', value: (d) => d.last_error ?? '', max: 50 },
   ]);
 
+/** `every 60s`, or the cron expression with its time zone (always UTC). */
+const scheduleOf = (m: Monitor) => (m.schedule ? `cron ${m.schedule.cron} (UTC)` : `every ${m.expected_interval_sec}s`);
+
 export const monitorsTable = (paint: Paint, page: ListEnvelope<Monitor>) =>
   table(page.data, [
     { header: 'ID', value: (m) => m.id },
     { header: 'NAME', value: (m) => m.name, max: 30 },
     { header: 'STATE', value: (m) => paintStatus(paint, m.state) },
-    { header: 'EVERY', value: (m) => `${m.expected_interval_sec}s` },
+    { header: 'SCHEDULE', value: (m) => scheduleOf(m) },
     { header: 'GRACE', value: (m) => `${m.grace_sec}s` },
     { header: 'LAST PING', value: (m) => relativeTime(m.last_ping_at) },
     { header: 'DUE', value: (m) => relativeTime(m.next_due_at) },
@@ -94,9 +97,22 @@ export const monitorDetails = (paint: Paint, monitor: Monitor) =>
     ['ID', monitor.id],
     ['Name', monitor.name],
     ['State', paintStatus(paint, monitor.state)],
-    ['Interval', `${monitor.expected_interval_sec} s`],
+    ['Schedule', scheduleOf(monitor)],
     ['Grace', `${monitor.grace_sec} s`],
+    ['Max duration', monitor.max_duration_sec === null ? '-' : `${monitor.max_duration_sec} s`],
     ['Last ping', relativeTime(monitor.last_ping_at)],
+    ['Last duration', monitor.last_duration_ms === null ? '-' : `${monitor.last_duration_ms} ms`],
+    ['Next expected', relativeTime(monitor.next_expected_at)],
     ['Next due', relativeTime(monitor.next_due_at)],
     ['Ping URL', monitor.ping_url],
+  ]);
+
+export const monitorPingsTable = (paint: Paint, page: ListEnvelope<MonitorPing>) =>
+  table(page.data, [
+    { header: 'KIND', value: (p) => (p.kind === 'fail' ? paint(p.kind, 'red') : p.kind === 'success' ? paint(p.kind, 'green') : p.kind) },
+    { header: 'EXIT', value: (p) => (p.exit_status === null ? '-' : String(p.exit_status)) },
+    { header: 'RECEIVED', value: (p) => p.received_at },
+    { header: 'DURATION', value: (p) => (p.duration_ms === null ? '-' : `${p.duration_ms} ms`) },
+    { header: 'FROM', value: (p) => p.source_ip ?? '-' },
+    { header: 'BODY', value: (p) => (p.body_preview ?? '').replace(/\s+/g, ' '), max: 40 },
   ]);

@@ -1,4 +1,4 @@
-import type { ListEnvelope, Monitor, MonitorInput, MonitorListQuery, MonitorPatch, PingResult } from '@cronsvc/contracts';
+import type { ListEnvelope, Monitor, MonitorInput, MonitorListQuery, MonitorPatch, MonitorPing, PageQuery, PingResult } from '@cronsvc/contracts';
 import type { Query, Send } from '../http.js';
 
 const monitor = (id: string) => `/v1/monitors/${encodeURIComponent(id)}`;
@@ -11,6 +11,8 @@ export const monitorsEndpoints = (send: Send) => ({
   delete: (id: string) => send<void>('DELETE', monitor(id)),
   pause: (id: string) => send<Monitor>('POST', `${monitor(id)}/pause`),
   resume: (id: string) => send<Monitor>('POST', `${monitor(id)}/resume`),
+  /** The last 1,000 pings, newest first. */
+  pings: (id: string, query: PageQuery = {}) => send<ListEnvelope<MonitorPing>>('GET', `${monitor(id)}/pings`, { query: query as Query }),
   /** The public ping: the token is the credential, no bearer token is sent. */
   ping: (token: string) => send<PingResult>('POST', `/v1/ping/${encodeURIComponent(token)}`, { anonymous: true }),
 });

@@ -31,7 +31,7 @@ export async function listMonitors(deps: Pick<Deps, 'db'>, workspaceId: string, 
   return { data, total, limit: q.limit, offset: q.offset };
 }
 
-/** Deletes a monitor with its rules and deliveries. */
+/** Deletes a monitor with its rules, deliveries and pings. */
 export async function deleteMonitor(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<void> {
   const { count } = await deps.db.monitor.deleteMany({ where: { id, workspaceId } });
   if (count === 0) throw AppError.notFound('monitor');

@@ -4,7 +4,7 @@ import { decryptValue, DecryptionError, encryptValue, isEncrypted, valuePlace } 
 /**
  * A monitor's ping token is a bearer credential shown in its `ping_url` on every read, so it is
  * stored like a trigger token: encrypted (bound to the monitor's row), with its SHA-256 beside it
- * for lookups (docs/NOTIFICATIONS.md, "Heartbeat monitors").
+ * for lookups (docs/MONITORS.md, "Reference").
  */
 
 type PingOwner = Pick<Monitor, 'id' | 'workspaceId'>;

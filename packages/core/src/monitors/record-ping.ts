@@ -21,7 +21,7 @@ const USER_AGENT_MAX = 512;
  * and recovers once.
  *
  * $1 token hash, $2 received at, $3 kind, $4 exit status, $5 the next expected ping if this ping
- * opens a window, $6/$7 the schedule read, $8 body preview, $9 source IP, $10 user agent.
+ * opens a window (or if an up monitor has none, as one written straight to the table), $6/$7 the schedule read, $8 body preview, $9 source IP, $10 user agent.
  */
 const PING_SQL = `
   WITH m AS (
@@ -40,9 +40,9 @@ const PING_SQL = `
       last_ping_at = $2::timestamptz,
       state = c.state,
       window_start_at = CASE WHEN c.opens THEN $2::timestamptz ELSE t.window_start_at END,
-      next_expected_at = CASE WHEN c.state <> 'up' THEN NULL WHEN c.opens THEN $5::timestamptz ELSE t.next_expected_at END,
+      next_expected_at = CASE WHEN c.state <> 'up' THEN NULL WHEN c.opens THEN $5::timestamptz ELSE COALESCE(t.next_expected_at, $5::timestamptz) END,
       next_due_at = CASE WHEN c.state <> 'up' THEN NULL ELSE LEAST(
-        (CASE WHEN c.opens THEN $5::timestamptz ELSE t.next_expected_at END) + make_interval(secs => t.grace_sec),
+        (CASE WHEN c.opens THEN $5::timestamptz ELSE COALESCE(t.next_expected_at, $5::timestamptz) END) + make_interval(secs => t.grace_sec),
         CASE WHEN $3 = 'start' THEN $2::timestamptz + make_interval(secs => t.max_duration_sec) END) END,
       run_started_at = CASE WHEN $3 = 'start' THEN $2::timestamptz END,
       last_duration_ms = COALESCE(c.duration_ms, t.last_duration_ms),

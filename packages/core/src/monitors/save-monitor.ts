@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { cronExpression, timezoneRejected } from '../jobs/job-schema.js';
 import { newId, newToken } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
@@ -20,20 +21,38 @@ const fields = {
 };
 export const createSchema = Joi.object({
   name: fields.name.required(),
-  expected_interval_sec: fields.expected_interval_sec.when('schedule', {
-    is: Joi.exist(),
-    then: Joi.forbidden().messages({ 'any.unknown': 'cannot be given with schedule: a monitor has an interval or a cron schedule, not both' }),
-    otherwise: Joi.required().messages({ 'any.required': 'is required unless schedule is given' }),
-  }),
+  expected_interval_sec: fields.expected_interval_sec,
   schedule: fields.schedule,
   grace_sec: fields.grace_sec.default(0),
   max_duration_sec: fields.max_duration_sec.default(null),
 });
-/** Giving an interval replaces a cron schedule and the other way round; both at once is a 400. */
-export const patchSchema = Joi.object(fields)
-  .min(1)
-  .oxor('expected_interval_sec', 'schedule')
-  .messages({ 'object.min': 'a PATCH must change at least one field', 'object.oxor': 'must have either expected_interval_sec or schedule, not both' });
+/** Giving an interval replaces a cron schedule and the other way round. */
+export const patchSchema = Joi.object(fields).min(1).messages({ 'object.min': 'a PATCH must change at least one field' });
+
+/**
+ * Validates a create or PATCH body, and that it has an interval or a cron schedule, not both (a
+ * create needs one of them). Checked here rather than in the schema, whose JSON Schema form (the
+ * OpenAPI document) stays plain.
+ */
+function validateMonitor<T>(schema: Joi.ObjectSchema, body: unknown, creating: boolean): T {
+  let problems: ErrorDetail[] = [];
+  let value: T | undefined;
+  try {
+    value = validate<T>(schema, body);
+  } catch (error) {
+    if (!(error instanceof AppError) || !error.details) throw error;
+    problems = [...error.details];
+  }
+  const given = (key: string) => body !== null && typeof body === 'object' && (body as Record<string, unknown>)[key] !== undefined;
+  const named = (path: string) => problems.some((p) => p.path === path || p.path.startsWith(`${path}.`));
+  if (given('expected_interval_sec') && given('schedule')) {
+    problems.push({ path: 'expected_interval_sec', message: 'cannot be given with schedule: a monitor has an interval or a cron schedule, not both' });
+  } else if (creating && !given('expected_interval_sec') && !given('schedule') && !named('expected_interval_sec') && !named('(body)')) {
+    problems.push({ path: 'expected_interval_sec', message: 'is required unless schedule is given' });
+  }
+  if (problems.length > 0) throw AppError.validation(problems);
+  return value as T;
+}
 
 interface MonitorInput {
   name: string;
@@ -45,7 +64,7 @@ interface MonitorInput {
 
 /** A new monitor is `new`: it cannot go down before its first ping. */
 export async function createMonitor(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown): Promise<MonitorRow> {
-  const input = validate<MonitorInput>(createSchema, body);
+  const input = validateMonitor<MonitorInput>(createSchema, body, true);
   const now = deps.clock.now();
   const id = newId('mon');
   const token = newToken();
@@ -72,7 +91,7 @@ export async function createMonitor(deps: Pick<Deps, 'db' | 'clock' | 'config'>,
  * from the start of its current window; if that is already past, the next sweep takes it down.
  */
 export async function updateMonitor(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, id: string, body: unknown): Promise<MonitorRow> {
-  const patch = validate<Partial<MonitorInput>>(patchSchema, body);
+  const patch = validateMonitor<Partial<MonitorInput>>(patchSchema, body, false);
   const now = deps.clock.now();
   return deps.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM monitors WHERE id = ${id} AND workspace_id = ${workspaceId} FOR UPDATE`;

@@ -27,7 +27,7 @@ function rules(ctx: ViewContext, channelRules: ChannelRule[]): Html {
   if (channelRules.length === 0) return html`<span class="muted">No rule sends here yet.</span>`;
   const items = channelRules.map((r) => {
     const owner = r.job ? { kind: 'job' as const, ...r.job } : { kind: 'monitor' as const, ...(r.monitor as { id: string; name: string }) };
-    const link = owner.kind === 'job' ? html`job <a href="${paths.job(owner.id)}">${owner.name}</a>` : html`monitor ${owner.name}`;
+    const link = owner.kind === 'job' ? html`job <a href="${paths.job(owner.id)}">${owner.name}</a>` : html`monitor <a href="${paths.monitor(owner.id)}">${owner.name}</a>`;
     return html`<li class="actions"><span><strong>${r.event}</strong> of ${link}</span>${postButton(ctx, paths.ruleDelete(owner, r.id), 'Remove', {
       className: 'small',
       fields: { back: paths.channels },
