@@ -15,7 +15,7 @@ export {
   reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution, serializeExecutionSummary
 } from './executions/index.js';
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
-export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
+export { createHttpClient, type HttpClient, type HttpResult, traceIdOf, traceparent, TRACEPARENT_HEADER } from './http/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
   createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,

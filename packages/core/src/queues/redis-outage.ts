@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { RedisClient } from '../runtime/redis.js';
+import type { Cluster, Redis } from 'ioredis';
 
 // What a connection to Redis says, and BullMQ passes on, when Redis cannot be reached.
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
@@ -20,7 +20,7 @@ export function isConnectionError(error: unknown): boolean {
  */
 export interface RedisOutage {
   /** Follows a connection: its errors, and its readiness again after an outage. */
-  watch(redis: RedisClient): void;
+  watch(redis: Redis | Cluster): void;
   /** An error from a queue or a worker on Redis; `what` names it when it is not an outage. */
   report(error: Error, what: string): void;
   /** Whether the process is waiting for Redis now. */
@@ -30,7 +30,7 @@ export interface RedisOutage {
 }
 
 export function redisOutage(logger: Logger, now: () => number = Date.now): RedisOutage {
-  const connections: RedisClient[] = [];
+  const connections: (Redis | Cluster)[] = [];
   const backs: (() => void)[] = [];
   let downSince: number | undefined;
   const lost = (error: Error) => {

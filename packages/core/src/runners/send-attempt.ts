@@ -1,4 +1,5 @@
 import type { AttemptRequest, RequestSpec } from '@cronsvc/contracts';
+import { traceparent, withTraceparent } from '../http/traceparent.js';
 import { decideAttempt, type AttemptVerdict } from '../attempts/decide-attempt.js';
 import { jsonPathBudget, type JsonPathBudget } from '../attempts/json-path.js';
 import type { ClaimedExecution } from '../executions/claim-attempt.js';
@@ -69,8 +70,10 @@ export async function sendAttempt(deps: RunnerDeps, exe: ClaimedExecution, rende
   if ('error' in rendered) return refused(rendered.errorClass, rendered.error);
   const signed = signature(deps, exe, rendered.request);
   if ('error' in signed) return refused('SECRET_NOT_FOUND', signed.error);
-  const request = withSignature(rendered.request, signed.headers);
-  const sentRequest = recordedRequest(withSignature(rendered.shown, signed.headers));
+  // One trace per execution, a span per attempt (docs/OPERATIONS.md, "Traces").
+  const trace = traceparent(exe.id);
+  const request = withTraceparent(withSignature(rendered.request, signed.headers), trace);
+  const sentRequest = recordedRequest(withTraceparent(withSignature(rendered.shown, signed.headers), trace));
 
   const result = await withLease(deps, exe, () => deps.http.send(request));
   const bodyText = result.kind === 'response' ? result.body.toString('utf8') : null;
