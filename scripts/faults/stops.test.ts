@@ -164,7 +164,7 @@ it('SIGTERM to the npm process alone stops the whole service, finishing the work
   const { app, base } = await start({}, { npm: true });
   await requestsInFlight(base, 3);
   const pgid = app.child.pid!;
-  expect((await groupProcesses(pgid)).length).toBeGreaterThanOrEqual(6); // npm, its shell, the supervisor and four apps
+  expect((await groupProcesses(pgid)).length).toBeGreaterThanOrEqual(6); // npm, the supervisor and four apps
   process.kill(pgid, 'SIGTERM');
   await groupGone(app);
   const done = await executions();

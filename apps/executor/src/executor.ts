@@ -5,7 +5,10 @@ import {
   createWorker,
   fairShareDeferrals,
   heldBackExecutions,
+  HostGate,
   isUnavailable,
+  postgresHostLimiter,
+  redisHostLimiter,
   keepCompleted,
   runAttempt,
   withLogContext,
@@ -53,10 +56,13 @@ export function startExecutor(runtime: Runtime): Executor {
   const claims = new ClaimsInHand(runtime.pool, (error) => logger.warn('releasing a claim failed; the execution runs again once its lease ends', { error: error.message }));
   // Started from its lane, a held-back attempt has been admitted already.
   const heldBack = new HeldBack({ cap: config.workspaceMaxInFlight, limit: HOLD_LIMIT, start: (item) => runLoose(item, { fromLane: true }) });
+  // Host budgets are shared where the queues are: Redis, or PostgreSQL with QUEUE_BACKEND=postgres.
+  const limiter = runtime.redis ? redisHostLimiter(runtime.redis, config.redisPrefix) : postgresHostLimiter(runtime.pool);
   const deps = {
     ...runtime,
     http,
     claims,
+    hostGate: new HostGate({ pool: runtime.pool, limiter, logger }),
     inSlot: <T>(workspaceId: string | undefined, work: () => Promise<T>) => slots.run(workspaceId ?? '', work),
     onRoom: (workspaceId: string, room: number) => heldBack.room(workspaceId, room),
   };

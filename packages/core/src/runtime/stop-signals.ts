@@ -98,6 +98,7 @@ export function stopOnSignals(o: { logger: Logger; graceMs: number; services: St
       for (const service of o.services) await service.stop();
       clearTimeout(grace);
       await o.close();
+      logger.log(o.quiet ? 'debug' : 'info', stoppedNotice(0));
       process.exit(0);
     } catch (error) {
       logger.error('unclean stop', { error: (error as Error).message });
@@ -111,7 +112,21 @@ export function stopOnSignals(o: { logger: Logger; graceMs: number; services: St
       if (insisted) process.exit(130);
       insisted = true;
       logger.warn('stopping at once; handing the work in flight back', { signal: reason });
-      void within(abandonAll(), HAND_BACK_MS).finally(() => process.exit(130));
+      void within(abandonAll(), HAND_BACK_MS).finally(() => {
+        logger.log(o.quiet ? 'debug' : 'info', stoppedNotice(130));
+        process.exit(130);
+      });
     },
   });
+}
+
+/**
+ * The last line of a stop, said once every process of the stop is gone, with the exit status
+ * that follows: 0 after the work in flight finished (or was handed back at the end of the grace
+ * period), 130 when it was handed back at once, 1 when processes had to be killed.
+ */
+export function stoppedNotice(code: number): string {
+  if (code === 0) return 'stopped (exit 0)';
+  if (code === 130) return 'stopped at once, the work in flight handed back to run again (exit 130)';
+  return `stopped, processes that did not stop in time killed (exit ${code})`;
 }
