@@ -70,7 +70,7 @@ it('shows an execution’s attempts as a timeline with the masked preview, and r
   await expect(sent.locator('.request-line').innerText()).resolves.toBe(`GET ${f.target.url}/fail`);
   // Headers by name (the record keeps no order), secrets masked, the service's own included.
   const headers = (await sent.locator('pre').first().innerText()).split('\n');
-  expect(headers.map((h) => h.split(':')[0])).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp', 'X-Cron-Service-Execution-Id', 'X-Cron-Service-Signature', 'X-Key']);
+  expect(headers.map((h) => h.split(':')[0])).toEqual(['traceparent', 'webhook-id', 'webhook-signature', 'webhook-timestamp', 'X-Cron-Service-Execution-Id', 'X-Cron-Service-Signature', 'X-Key']);
   expect(headers).toContain('X-Key: [secret]');
   expect(headers).toContain(`X-Cron-Service-Execution-Id: ${id}`);
   await expect(sent.innerText()).resolves.toContain('No body.');

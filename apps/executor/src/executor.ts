@@ -6,6 +6,7 @@ import {
   fairShareDeferrals,
   heldBackExecutions,
   HostGate,
+  isUnavailable,
   postgresHostLimiter,
   redisHostLimiter,
   keepCompleted,
@@ -161,7 +162,17 @@ export function startExecutor(runtime: Runtime): Executor {
       if (data.runAt !== undefined && data.runAt > Date.now() && holdUntil(item, data.runAt)) return;
       // Held back by its workspace's fair share: it waits in its lane, Postgres keeps the execution queued.
       if (!heldBack.admit(item)) return waitInLane(job, token);
-      const outcome = await attempt(item);
+      let outcome: Awaited<ReturnType<typeof attempt>>;
+      try {
+        outcome = await attempt(item);
+      } catch (error) {
+        if (!isUnavailable(error)) throw error;
+        // Postgres is away: the attempt is tried again a second later under the same queue job,
+        // so it runs within a second of Postgres's return instead of failing its queue job and
+        // waiting for the reconciler.
+        await job.moveToDelayed(Date.now() + RETRY_AFTER_ERROR_MS, token);
+        throw new DelayedError();
+      }
       if (outcome === 'held') return waitInLane(job, token);
       if ('deferred' in outcome) {
         await job.moveToDelayed(outcome.retryAt.getTime(), token);

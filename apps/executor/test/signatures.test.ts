@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { generateSigningKey, getSigningKey, rotateSigningKey } from '@cronsvc/core';
+import { generateSigningKey, getSigningKey, rotateSigningKey, traceIdOf } from '@cronsvc/core';
 import { answerInTurn, aOneTimeExecution, finishedExecution, type ReceivedRequest, type TargetServer, type TestContext } from '@cronsvc/core/testing';
 import { useExecutorFixture } from './executor-fixture.js';
 
@@ -70,6 +70,19 @@ describe('signed outbound requests', () => {
       expect(got.headers['webhook-id']).toBe(executionId);
       expect(() => new Webhook(key).verify(got.body, flat(got.headers), { jsonParse: false })).not.toThrow();
     }
+  });
+
+  it('carries a W3C traceparent: one trace per execution, a span per attempt, another trace for another execution', async () => {
+    answerInTurn(target, [503, 200]);
+    const executionId = await run({ url: `${target.url}/traced`, headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+    const other = await run({ url: `${target.url}/traced` });
+    const parts = target.received.map((r) => String(r.headers.traceparent).split('-'));
+    expect(target.received.map((r) => r.headers.traceparent)).toEqual(target.received.map(() => expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/)));
+    expect(parts[0][1]).toBe(traceIdOf(executionId));
+    expect(parts[1][1]).toBe(parts[0][1]);
+    expect(parts[1][2]).not.toBe(parts[0][2]);
+    expect(parts[2][1]).toBe(traceIdOf(other));
+    expect(parts[2][1]).not.toBe(parts[0][1]);
   });
 
   it('after a rotation, carries signatures that both the old and the new key verify', async () => {

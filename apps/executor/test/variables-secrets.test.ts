@@ -184,6 +184,7 @@ describe('the request each attempt records', () => {
           'webhook-timestamp': got.headers['webhook-timestamp'],
           'webhook-signature': got.headers['webhook-signature'],
           'X-Cron-Service-Signature': got.headers['x-cron-service-signature'],
+          traceparent: got.headers.traceparent,
         },
         body: got.body.replace(long.value, '[secret]'),
         bodyTruncated: false,

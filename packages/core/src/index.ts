@@ -21,7 +21,7 @@ export {
   reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution, serializeExecutionSummary
 } from './executions/index.js';
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
-export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
+export { createHttpClient, type HttpClient, type HttpResult, traceIdOf, traceparent, TRACEPARENT_HEADER } from './http/index.js';
 export {
   deleteHostLimit, findHostLimit, hostCooldowns, HostGate, hostOf, type HostLimiter, type HostLimitRow, listHostLimits, postgresHostLimiter, putHostLimit,
   redisHostLimiter, serializeHostLimit

@@ -201,7 +201,16 @@ export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Prom
   if ('error' in target) {
     verdict = { outcome: 'failed', error: target.error };
   } else {
-    const context: SendContext = { http: deps.http, mailer: deps.mailer, workspaceId: claimed.workspace_id, messageId: claimed.id, timeoutMs: SEND_TIMEOUT_MS, chatCApiBase: deps.config.chatCApiBase, now };
+    const context: SendContext = {
+      http: deps.http,
+      mailer: deps.mailer,
+      workspaceId: claimed.workspace_id,
+      messageId: claimed.id,
+      traceKey: claimed.execution_id ?? claimed.id,
+      timeoutMs: SEND_TIMEOUT_MS,
+      chatCApiBase: deps.config.chatCApiBase,
+      now,
+    };
     const message: NotificationMessage = { event: claimed.event, payload: claimed.payload, context: claimed.context };
     const { result, classification } = await sendMessage(target.sender, message, target.config, context, target.secretValues);
     statusCode = result.statusCode;

@@ -1,4 +1,5 @@
 import type { AttemptRequest, AttemptTimings, RequestSpec } from '@cronsvc/contracts';
+import { traceparent, withTraceparent } from '../http/traceparent.js';
 import { decideAttempt, type AttemptVerdict } from '../attempts/decide-attempt.js';
 import { jsonPathBudget, type JsonPathBudget } from '../attempts/json-path.js';
 import { hostCooldownUntil, type RetryTiming } from '../attempts/retry-at.js';
@@ -125,8 +126,10 @@ export async function sendAttempt(
     pass?.release();
     return refused('SECRET_NOT_FOUND', signed.error);
   }
-  const request = withSignature(rendered.request, signed.headers);
-  const sentRequest = recordedRequest(withSignature(rendered.shown, signed.headers));
+  // One trace per execution, a span per attempt (docs/OPERATIONS.md, "Traces").
+  const trace = traceparent(exe.id);
+  const request = withTraceparent(withSignature(rendered.request, signed.headers), trace);
+  const sentRequest = recordedRequest(withTraceparent(withSignature(rendered.shown, signed.headers), trace));
 
   const result = await withLease(deps, exe, () => deps.http.send(request)).finally(() => pass?.release());
   const bodyText = result.kind === 'response' ? result.body.toString('utf8') : null;

@@ -17,6 +17,8 @@ export interface SendContext {
   workspaceId: string;
   /** The delivery id (a one-off id for a channel test): the idempotency key receivers see. */
   messageId: string;
+  /** Whose trace the message's request belongs to: its execution's id, else the message id. */
+  traceKey?: string;
   timeoutMs: number;
   /** Base URL of chat_c's bot API (CHAT_C_API_BASE). */
   chatCApiBase: string;

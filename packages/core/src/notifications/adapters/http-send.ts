@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { traceparent, TRACEPARENT_HEADER } from '../../http/traceparent.js';
 import type { Classification, SendResult } from '../delivery-policy.js';
 import { retryAfterMs } from '../delivery-policy.js';
 import type { HttpResult } from '../../http/http-client.js';
@@ -36,7 +37,13 @@ export function sendJson(context: SendContext, url: string, body: string, header
     url,
     workspaceId: context.workspaceId,
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'User-Agent': NOTIFIER_USER_AGENT, 'Idempotency-Key': context.messageId, ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': NOTIFIER_USER_AGENT,
+      'Idempotency-Key': context.messageId,
+      ...headers,
+      [TRACEPARENT_HEADER]: traceparent(context.traceKey ?? context.messageId),
+    },
     body,
     timeoutMs: context.timeoutMs,
   });
