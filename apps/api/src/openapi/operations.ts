@@ -69,7 +69,7 @@ const jobs: Operation[] = [
       example: { name: 'nightly report', kind: 'cron', schedule: { cron: '0 2 * * *' }, request: { url: 'https://reports.example.com/run', method: 'POST', headers: { Authorization: 'Bearer {{secret.reports_token}}' } } },
     },
     success: { 201: { description: 'The job.', schema: 'Job', example: ex.job }, 200: { description: 'The job an earlier request with the same Idempotency-Key created.', schema: 'Job', example: ex.job } },
-    errors: ['limit_exceeded'],
+    errors: ['limit_exceeded', 'conflict'],
   },
   {
     method: 'post', path: '/v1/jobs/import', tag: 'Jobs', auth: 'api', summary: 'Import a crontab',
@@ -99,7 +99,7 @@ const jobs: Operation[] = [
     description: 'Top-level fields replace; `request`, `schedule` and `retry_policy` merge one level deep (an inner field set to null returns to its default); `headers`, `body` and `steps` replace whole.',
     body: { schema: 'jobPatch', required: true, example: { schedule: { cron: '30 2 * * *' }, retry_policy: { max_attempts: 5 } } },
     success: { 200: { description: 'The job after the change.', schema: 'Job', example: ex.job } },
-    errors: ['invalid_state'],
+    errors: ['invalid_state', 'conflict'],
   },
   { method: 'delete', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Delete a job, its executions and its notification rules', success: { 204: deleted } },
   { method: 'post', path: '/v1/jobs/:id/pause', tag: 'Jobs', auth: 'api', summary: 'Pause a job', success: { 200: { description: 'The paused job.', schema: 'Job', example: { ...ex.job, state: 'paused', next_run_at: null } } }, errors: ['invalid_state'] },

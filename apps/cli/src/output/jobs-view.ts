@@ -12,6 +12,7 @@ export function scheduleText(job: Job): string {
   return `cron ${job.schedule?.cron}`;
 }
 
+/** The jobs of a page; a TAGS column when any of them has tags. */
 export const jobsTable = (paint: Paint, page: ListEnvelope<Job>) =>
   table(page.data, [
     { header: 'ID', value: (j) => j.id },
@@ -20,7 +21,7 @@ export const jobsTable = (paint: Paint, page: ListEnvelope<Job>) =>
     { header: 'SCHEDULE', value: scheduleText, max: 40 },
     { header: 'STATE', value: (j) => paintStatus(paint, j.state) },
     { header: 'NEXT RUN', value: (j) => relativeTime(j.next_run_at) },
-    { header: 'TAGS', value: (j) => (j.tags ?? []).join(','), max: 40 },
+    ...(page.data.some((j) => j.tags?.length) ? [{ header: 'TAGS', value: (j: Job) => j.tags.join(','), max: 40 }] : []),
   ]);
 
 export function jobDetails(paint: Paint, job: Job): string {
