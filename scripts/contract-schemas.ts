@@ -13,7 +13,7 @@ export const CONTRACT_SCHEMAS_FILE = path.join(root, 'apps/api/src/openapi/contr
 /** The answers of the API, by their contract type name. */
 export const RESPONSE_TYPES = [
   'ApiTokenCreated', 'Approval', 'ApprovalDecisionResult', 'Channel', 'ChannelTestResult', 'Delivery', 'DlqStats', 'ErrorEnvelope', 'Execution',
-  'ExecutionSummary', 'Fire', 'ImportResult', 'Job', 'JobContext', 'JobStats', 'JobSummary', 'Monitor', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
+  'ExecutionSummary', 'Fire', 'ImportResult', 'Job', 'PublicStatusPage', 'StatusPage', 'JobContext', 'JobStats', 'JobSummary', 'Monitor', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
   'Rule', 'Secret', 'ShieldsEndpoint', 'SigningKey', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
 ];
 

@@ -22,6 +22,7 @@ import { monitorsRouter } from './routers/monitors.router.js';
 import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
 import { badgesRouter } from './routers/badges.router.js';
+import { publicStatusRouter, statusPagesRouter } from './routers/status-pages.router.js';
 import { resumeRouter } from './routers/resume.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
@@ -69,6 +70,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.badges, badgesRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.status, publicStatusRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
   const reads = workspaceReadGate();
@@ -94,6 +96,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/notification-deliveries', deliveriesRouter(deps));
   v1.use('/notification-channels', channelsRouter(deps, senders));
   v1.use('/monitors', monitorsRouter(deps));
+  v1.use('/status-pages', statusPagesRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

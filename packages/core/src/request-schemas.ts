@@ -13,6 +13,7 @@ import { importSchema } from './jobs/import-crontab.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
 import { pagingKeys } from './lists/paging.js';
+import { createSchema as statusPageCreate, patchSchema as statusPagePatch } from './history/status-pages.js';
 import { querySchema as monitorListQuery } from './monitors/monitor-store.js';
 import { createSchema as monitorCreate, patchSchema as monitorPatch } from './monitors/save-monitor.js';
 import { CHANNEL_ADAPTERS } from './notifications/adapters/index.js';
@@ -50,6 +51,8 @@ export const requestSchemas = {
   monitorCreate,
   monitorPatch,
   monitorList: monitorListQuery,
+  statusPageCreate,
+  statusPagePatch,
   /** Secrets, channels and rules are listed with paging alone. */
   pageList: Joi.object(pagingKeys),
 };

@@ -19,6 +19,7 @@ export const TAGS = [
   { name: 'Secrets', description: 'Workspace secrets used as `{{secret.NAME}}` in requests (values are never returned), and the key that signs requests to targets.' },
   { name: 'Notifications', description: 'Channels (webhook, email, chat), the rules that send job and monitor events to them, and the deliveries made.' },
   { name: 'Monitors', description: 'Heartbeat monitors: they go down when pings stop arriving.' },
+  { name: 'Status pages', description: 'Public pages showing chosen jobs and monitors: their names, current states and 90 daily bars.' },
   { name: 'Public', description: 'Endpoints called without an API token: the secret token in the URL is the credential (pings, triggers, resume and approval links).' },
   { name: 'Admin', description: 'Workspaces and their API tokens, with ADMIN_TOKEN.' },
   { name: 'Reference', description: 'This document.' },
@@ -226,6 +227,23 @@ const monitors: Operation[] = [
   { method: 'delete', path: '/v1/monitors/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a monitor's notification rule", success: { 204: deleted } },
 ];
 
+const statusPages: Operation[] = [
+  {
+    method: 'post', path: '/v1/status-pages', tag: 'Status pages', auth: 'api', summary: 'Create a status page',
+    description: 'Every id must name a job or monitor of the workspace. The page shows their names and states only, at the unguessable `public_url`.',
+    body: { schema: s.statusPageCreate, required: true, example: { name: 'Acme services', job_ids: [ex.job.id], monitor_ids: [ex.monitor.id] } },
+    success: { 201: { description: 'The status page.', schema: 'StatusPage', example: ex.statusPage } },
+  },
+  { method: 'get', path: '/v1/status-pages', tag: 'Status pages', auth: 'api', summary: 'List status pages', query: s.pageList, success: { 200: { description: 'A page of status pages, newest first.', schema: { list: 'StatusPage' }, example: ex.list([ex.statusPage]) } } },
+  { method: 'get', path: '/v1/status-pages/:id', tag: 'Status pages', auth: 'api', summary: 'Get a status page', success: { 200: { description: 'The status page.', schema: 'StatusPage', example: ex.statusPage } } },
+  {
+    method: 'patch', path: '/v1/status-pages/:id', tag: 'Status pages', auth: 'api', summary: 'Change a status page',
+    body: { schema: s.statusPagePatch, required: true, example: { name: 'Acme platform' } },
+    success: { 200: { description: 'The status page after the change.', schema: 'StatusPage', example: ex.statusPage } },
+  },
+  { method: 'delete', path: '/v1/status-pages/:id', tag: 'Status pages', auth: 'api', summary: 'Delete a status page (its public URL stops answering)', success: { 204: deleted } },
+];
+
 const publicEndpoints: Operation[] = [
   { method: 'get', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor', success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
   { method: 'post', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor (any body, up to 10 KiB, is ignored)', body: { schema: 'any', required: false }, success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
@@ -252,6 +270,11 @@ const publicEndpoints: Operation[] = [
       "`:token` is the badge token followed by `.svg` (an SVG image: the name and `passing`, `failing`, `late`, `paused`, `up`, `down` or `new`) or `.json` (the same as a shields.io endpoint object). `Cache-Control: public, max-age=30`. The URL is each job's and monitor's `badge_url`.",
     success: { 200: { description: 'The badge.', schema: 'ShieldsEndpoint', example: ex.shields, otherMedia: { 'image/svg+xml': 'The badge as an image, for a token ending `.svg`.' } } },
   },
+  {
+    method: 'get', path: '/v1/status/:token', tag: 'Public', auth: 'token', summary: 'A public status page',
+    description: 'The HTML page for browsers; JSON when `application/json` is preferred to `text/html` in `Accept`. Only the page name and each item\'s name, state, 90-day uptime and daily states.',
+    success: { 200: { description: 'The status page.', schema: 'PublicStatusPage', example: ex.publicStatusPage, otherMedia: { 'text/html': 'The page, for browsers.' } } },
+  },
   { method: 'post', path: '/v1/approvals/:token/approve', tag: 'Public', auth: 'token', summary: 'Approve', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: ex.decision } }, errors: ['already_decided'] },
   { method: 'post', path: '/v1/approvals/:token/reject', tag: 'Public', auth: 'token', summary: 'Reject', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: { ...ex.decision, status: 'rejected' } } }, errors: ['already_decided'] },
 ];
@@ -270,4 +293,4 @@ const reference: Operation[] = [
   { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...publicEndpoints, ...admin, ...reference];
+export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...statusPages, ...publicEndpoints, ...admin, ...reference];
