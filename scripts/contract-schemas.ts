@@ -13,8 +13,8 @@ export const CONTRACT_SCHEMAS_FILE = path.join(root, 'apps/api/src/openapi/contr
 /** The answers of the API, by their contract type name. */
 export const RESPONSE_TYPES = [
   'ApiToken', 'ApiTokenCreated', 'ApplyDocument', 'ApplyResult', 'Approval', 'ApprovalDecisionResult', 'AuditEvent', 'Channel', 'ChannelTestResult', 'Delivery', 'DlqStats', 'ErrorEnvelope', 'Execution',
-  'ExecutionSummary', 'Fire', 'HostLimit', 'ImportResult', 'Job', 'JobContext', 'JobStats', 'JobSummary', 'Monitor', 'MonitorPing', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
-  'Rule', 'Secret', 'ShieldsEndpoint', 'SigningKey', 'SnoozeLink', 'SnoozeLinkResult', 'TagChange', 'TagList', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
+  'ExecutionSummary', 'Fire', 'HostLimit', 'ImportResult', 'Job', 'JobContext', 'JobStats', 'JobSummary', 'Monitor', 'MonitorPing', 'PingResult', 'PublicStatusPage', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
+  'Rule', 'Secret', 'ShieldsEndpoint', 'SigningKey', 'SnoozeLink', 'SnoozeLinkResult', 'StatusPage', 'TagChange', 'TagList', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
 ];
 
 type Schema = Record<string, unknown>;

@@ -24,6 +24,7 @@ import { pingRouter } from './routers/ping.router.js';
 import { notificationRulesRouter } from './routers/notification-rules.router.js';
 import { snoozeRouter } from './routers/snooze.router.js';
 import { badgesRouter } from './routers/badges.router.js';
+import { publicStatusRouter, statusPagesRouter } from './routers/status-pages.router.js';
 import { resumeRouter } from './routers/resume.router.js';
 import { hostLimitsRouter } from './routers/host-limits.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
@@ -78,6 +79,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.snooze, snoozeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.badges, badgesRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.status, publicStatusRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
   const reads = workspaceReadGate();
@@ -108,6 +110,7 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/audit-events', auditEventsRouter(deps));
   v1.use('/host-limits', hostLimitsRouter(deps));
   v1.use('/tags', tagsRouter(deps));
+  v1.use('/status-pages', statusPagesRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

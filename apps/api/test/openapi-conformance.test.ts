@@ -207,6 +207,14 @@ it('answers every documented operation as the document says', async () => {
   await call('post', `/v1/snooze/${snoozeLink}`, { auth: null, query: { minutes: '30' } });
   await call('post', '/v1/snooze/not-a-token', { auth: null });
   await call('delete', `/v1/monitors/${monitor.body.id}/notification-rules/${monitorRule.body.id}`);
+  // A status page showing the job and the monitor, and its public page as JSON.
+  const statusPage = await call('post', '/v1/status-pages', { body: { name: 'status', job_ids: [job.body.id], monitor_ids: [monitor.body.id] } });
+  await call('post', '/v1/status-pages', { body: { name: 'status', job_ids: ['job_unknown'] } });
+  await call('get', '/v1/status-pages');
+  await call('get', `/v1/status-pages/${statusPage.body.id}`);
+  await call('patch', `/v1/status-pages/${statusPage.body.id}`, { body: { name: 'status page' } });
+  await call('get', new URL(statusPage.body.public_url).pathname, { auth: null, headers: { Accept: 'application/json' } });
+  await call('delete', `/v1/status-pages/${statusPage.body.id}`);
   await call('delete', `/v1/monitors/${monitor.body.id}`);
 
   // Step-driven jobs: a trigger, a webhook wait, an approval approved and one rejected.

@@ -14,7 +14,10 @@ export {
   listDeliveries, dueDeliveries, reclaimDeliveries, type ReclaimedDeliveries, reconcileDeliveries, releaseDeliveries, retryDelivery, sendDelivery, serializeDelivery
 } from './deliveries/index.js';
 export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
-export { badgeByToken, badgeSvg, badgeTokenKnown, rotateJobBadge, rotateMonitorBadge, shieldsEndpoint } from './history/index.js';
+export {
+  badgeByToken, badgeSvg, badgeTokenKnown, createStatusPage, deleteStatusPage, findStatusPage, listStatusPages, publicStatusPage, rotateJobBadge, rotateMonitorBadge,
+  serializeStatusPage, shieldsEndpoint, statusPageTokenKnown, updateStatusPage,
+} from './history/index.js';
 export { AppError, isUnavailable } from './errors/index.js';
 export {
   executionRow, type ExecutionWithAttempts, getExecution, jobStats, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,

@@ -17,6 +17,7 @@ import { tagSchema } from './jobs/job-tags.js';
 import { jobSchemaOfKind, requestSchema, stepSchemaOfType } from './jobs/job-schema.js';
 import { querySchema as jobListQuery } from './jobs/list-jobs.js';
 import { pagingKeys } from './lists/paging.js';
+import { createSchema as statusPageCreate, patchSchema as statusPagePatch } from './history/status-pages.js';
 import { pingQuerySchema as monitorPingList, querySchema as monitorListQuery } from './monitors/monitor-store.js';
 import { createSchema as monitorCreate, patchSchema as monitorPatch } from './monitors/save-monitor.js';
 import { CHANNEL_ADAPTERS } from './notifications/adapters/index.js';
@@ -65,6 +66,8 @@ export const requestSchemas = {
   monitorPatch,
   monitorList: monitorListQuery,
   monitorPingList,
+  statusPageCreate,
+  statusPagePatch,
   /** Secrets, channels and rules are listed with paging alone. */
   pageList: Joi.object(pagingKeys),
 };

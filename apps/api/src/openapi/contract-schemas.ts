@@ -2405,6 +2405,73 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false
   },
+  "PublicStatusPage": {
+    "description": "GET /v1/status/:token with Accept: application/json.",
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "description": "One job or monitor on a public status page: its name and states only.",
+          "type": "object",
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "state": {
+              "$ref": "#/components/schemas/BadgeState"
+            },
+            "uptime_90d": {
+              "description": "Succeeded executions over those ended in the last 90 days (0..1); null without any.",
+              "type": [
+                "null",
+                "number"
+              ]
+            },
+            "days": {
+              "description": "90 UTC days, oldest first, today last.",
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "date": {
+                    "type": "string"
+                  },
+                  "state": {
+                    "$ref": "#/components/schemas/StatusDayState"
+                  }
+                },
+                "required": [
+                  "date",
+                  "state"
+                ],
+                "additionalProperties": false
+              }
+            }
+          },
+          "required": [
+            "days",
+            "name",
+            "state",
+            "uptime_90d"
+          ],
+          "additionalProperties": false
+        }
+      }
+    },
+    "required": [
+      "items",
+      "name",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
   "PurgeResult": {
     "type": "object",
     "properties": {
@@ -2824,6 +2891,60 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
       "7d"
     ],
     "type": "string"
+  },
+  "StatusDayState": {
+    "description": "A day of a status page's bars: `none` when nothing ran (a job) or nothing is known (a monitor).",
+    "enum": [
+      "down",
+      "failing",
+      "none",
+      "passing",
+      "up"
+    ],
+    "type": "string"
+  },
+  "StatusPage": {
+    "description": "A public status page (docs/API.md, \"Status pages\"): the jobs and monitors it shows, at `public_url`.",
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "job_ids": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "monitor_ids": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "public_url": {
+        "type": "string"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "created_at",
+      "id",
+      "job_ids",
+      "monitor_ids",
+      "name",
+      "public_url",
+      "updated_at"
+    ],
+    "additionalProperties": false
   },
   "Step": {
     "anyOf": [

@@ -1,4 +1,5 @@
 import type {
+  PublicStatusPage, StatusPage,
   ShieldsEndpoint,
   JobStats,
   ApiToken, ApiTokenCreated, ApplyDocument, ApplyResult, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
@@ -132,6 +133,29 @@ export const failedExecution: Execution = {
   error_class: 'HTTP_5XX',
   error_message: 'status 503 is not a success status',
   dead_lettered_at: later,
+};
+
+export const statusPage: StatusPage = {
+  id: 'stp_3Kd7fGh9jKl1mNp3qRs5tU',
+  name: 'Acme services',
+  job_ids: ['job_4Fz9kQ2mXv7bN1cR8tY3wP'],
+  monitor_ids: ['mon_6Mg8iKl0mNo2pQr4sTu6vW'],
+  public_url: 'https://cron.example.com/v1/status/sts_8f14e45fceea167a5a36dedd4bea25438f14e45fceea167a5a36dedd4bea2543',
+  created_at: '2026-11-26T02:00:00.000Z',
+  updated_at: '2026-11-26T02:00:00.000Z',
+};
+
+export const publicStatusPage: PublicStatusPage = {
+  name: 'Acme services',
+  updated_at: '2026-11-28T09:00:00.000Z',
+  items: [
+    {
+      name: 'nightly report',
+      state: 'passing',
+      uptime_90d: 0.9889,
+      days: Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2026, 7, 31 + i)).toISOString().slice(0, 10), state: i === 60 ? 'failing' : 'passing' })),
+    },
+  ],
 };
 
 export const shields: ShieldsEndpoint = { schemaVersion: 1, label: 'nightly report', message: 'passing', color: '2e7d32' };

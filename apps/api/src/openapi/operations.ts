@@ -22,6 +22,7 @@ export const TAGS = [
   { name: 'Monitors', description: 'Heartbeat monitors: they go down when pings stop arriving.' },
   { name: 'Access', description: "The workspace's API tokens and their scopes (`full`, `run`, `read`), and the audit log of every change." },
   { name: 'Host limits', description: "Budgets per target host (requests in flight, requests per second), shared by every job and workflow step of the workspace, and the host's Retry-After cool-down." },
+  { name: 'Status pages', description: 'Public pages showing chosen jobs and monitors: their names, current states and 90 daily bars.' },
   { name: 'Public', description: 'Endpoints called without an API token: the secret token in the URL is the credential (pings, triggers, resume and approval links).' },
   { name: 'Admin', description: 'Workspaces and their API tokens, with ADMIN_TOKEN.' },
   { name: 'Reference', description: 'This document.' },
@@ -267,6 +268,23 @@ function pingOperations(path: string, summary: string, errors: ErrorCode[] = [])
   ];
 }
 
+const statusPages: Operation[] = [
+  {
+    method: 'post', path: '/v1/status-pages', tag: 'Status pages', auth: 'api', summary: 'Create a status page',
+    description: 'Every id must name a job or monitor of the workspace. The page shows their names and states only, at the unguessable `public_url`.',
+    body: { schema: s.statusPageCreate, required: true, example: { name: 'Acme services', job_ids: [ex.job.id], monitor_ids: [ex.monitor.id] } },
+    success: { 201: { description: 'The status page.', schema: 'StatusPage', example: ex.statusPage } },
+  },
+  { method: 'get', path: '/v1/status-pages', tag: 'Status pages', auth: 'api', summary: 'List status pages', query: s.pageList, success: { 200: { description: 'A page of status pages, newest first.', schema: { list: 'StatusPage' }, example: ex.list([ex.statusPage]) } } },
+  { method: 'get', path: '/v1/status-pages/:id', tag: 'Status pages', auth: 'api', summary: 'Get a status page', success: { 200: { description: 'The status page.', schema: 'StatusPage', example: ex.statusPage } } },
+  {
+    method: 'patch', path: '/v1/status-pages/:id', tag: 'Status pages', auth: 'api', summary: 'Change a status page',
+    body: { schema: s.statusPagePatch, required: true, example: { name: 'Acme platform' } },
+    success: { 200: { description: 'The status page after the change.', schema: 'StatusPage', example: ex.statusPage } },
+  },
+  { method: 'delete', path: '/v1/status-pages/:id', tag: 'Status pages', auth: 'api', summary: 'Delete a status page (its public URL stops answering)', success: { 204: deleted } },
+];
+
 const publicEndpoints: Operation[] = [
   ...pingOperations('/v1/ping/:token', 'Ping a monitor: a success'),
   ...pingOperations('/v1/ping/:token/start', 'Tell a monitor a run started (the next success or fail measures its duration)'),
@@ -294,6 +312,11 @@ const publicEndpoints: Operation[] = [
     description:
       "`:token` is the badge token followed by `.svg` (an SVG image: the name and `passing`, `failing`, `late`, `paused`, `up`, `down` or `new`) or `.json` (the same as a shields.io endpoint object). `Cache-Control: public, max-age=30`. The URL is each job's and monitor's `badge_url`.",
     success: { 200: { description: 'The badge.', schema: 'ShieldsEndpoint', example: ex.shields, otherMedia: { 'image/svg+xml': 'The badge as an image, for a token ending `.svg`.' } } },
+  },
+  {
+    method: 'get', path: '/v1/status/:token', tag: 'Public', auth: 'token', summary: 'A public status page',
+    description: 'The HTML page for browsers; JSON when `application/json` is preferred to `text/html` in `Accept`. Only the page name and each item\'s name, state, 90-day uptime and daily states.',
+    success: { 200: { description: 'The status page.', schema: 'PublicStatusPage', example: ex.publicStatusPage, otherMedia: { 'text/html': 'The page, for browsers.' } } },
   },
   { method: 'post', path: '/v1/approvals/:token/approve', tag: 'Public', auth: 'token', summary: 'Approve', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: ex.decision } }, errors: ['already_decided'] },
   {
@@ -362,4 +385,4 @@ const tags: Operation[] = [
   { method: 'post', path: '/v1/tags/:tag/resume', tag: 'Tags', auth: 'api', summary: 'Resume every paused job with a tag', success: { 200: { description: 'How many jobs were resumed, each next run computed from now; jobs not paused are left as they are.', schema: 'TagChange', example: { tag: 'billing', changed: 12 } } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...tags, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...hostLimits, ...access, ...publicEndpoints, ...admin, ...reference];
+export const OPERATIONS: Operation[] = [...jobs, ...tags, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...statusPages, ...hostLimits, ...access, ...publicEndpoints, ...admin, ...reference];

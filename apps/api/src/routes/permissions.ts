@@ -38,6 +38,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /v1/snooze/:token': 'public',
   'POST /v1/snooze/:token': 'public',
   'GET /v1/badges/:token': 'public',
+  'GET /v1/status/:token': 'public',
 
   // The admin API.
   'POST /admin/v1/workspaces': 'admin',
@@ -121,6 +122,13 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /v1/monitors/:id/notification-rules': 'read',
   'POST /v1/monitors/:id/notification-rules': 'write',
   'DELETE /v1/monitors/:id/notification-rules/:rule_id': 'write',
+
+  // Status pages.
+  'POST /v1/status-pages': 'write',
+  'GET /v1/status-pages': 'read',
+  'GET /v1/status-pages/:id': 'read',
+  'PATCH /v1/status-pages/:id': 'write',
+  'DELETE /v1/status-pages/:id': 'write',
 
   // Host limits.
   'GET /v1/host-limits': 'read',

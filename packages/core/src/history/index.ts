@@ -1,2 +1,5 @@
 // What other packages may use of history/; the other modules here are internal to @cronsvc/core.
 export { badgeByToken, badgeSvg, badgeTokenKnown, rotateJobBadge, rotateMonitorBadge, shieldsEndpoint } from './badges.js';
+export {
+  createStatusPage, deleteStatusPage, findStatusPage, listStatusPages, publicStatusPage, serializeStatusPage, statusPageTokenKnown, updateStatusPage,
+} from './status-pages.js';

@@ -1,4 +1,4 @@
-import type { Attempt, AttemptRequest, Execution, StepExecution } from '@cronsvc/contracts';
+import type { Attempt, AttemptRequest, AttemptTimings, Execution, StepExecution } from '@cronsvc/contracts';
 import { duration, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
@@ -26,6 +26,26 @@ ${r.bodyTruncated ? html`<p class="muted">The body's first 64 KiB; it was longer
 
 const NOT_RECORDED = 'nothing was sent (see the error), or the attempt was made before requests were recorded';
 
+const PHASE_COLORS = ['#6f42c1', '#0969da', '#1a7f37', '#bf8700', '#57606a'];
+
+/**
+ * An attempt's phases as a small waterfall (docs/EXECUTIONS.md, "Timings"): each phase a bar
+ * starting where the one before ended, scaled to the total; the same figures as text beside it.
+ */
+function waterfall(t: AttemptTimings): Html {
+  const known = (t.dns_ms ?? 0) + (t.connect_ms ?? 0) + (t.tls_ms ?? 0) + (t.ttfb_ms ?? 0);
+  const phases: [string, number | null][] = [['DNS', t.dns_ms], ['Connect', t.connect_ms], ['TLS', t.tls_ms], ['Waiting (TTFB)', t.ttfb_ms], ['Rest', Math.max(0, t.total_ms - known)]];
+  const scale = 300 / Math.max(1, t.total_ms, known);
+  let at = 0;
+  const rows = phases.map(([, ms], i) => {
+    const x = at;
+    at += (ms ?? 0) * scale;
+    return html`<rect x="${x.toFixed(1)}" y="${i * 8}" width="${Math.max(ms === null ? 0 : 1, (ms ?? 0) * scale).toFixed(1)}" height="6" fill="${PHASE_COLORS[i]}"/>`;
+  });
+  const text = phases.map(([name, ms]) => `${name} ${ms === null ? '-' : `${ms} ms`}`).join(' · ');
+  return html`<div class="muted"><svg width="300" height="40" viewBox="0 0 300 40" aria-hidden="true" focusable="false">${rows}</svg><div>${text} · total ${t.total_ms} ms</div></div>`;
+}
+
 function attemptItem(ctx: ViewContext, a: Attempt): Html {
   const ok = a.status === 'SUCCESS';
   return html`<li class="${ok ? 'ok' : 'bad'}">
@@ -34,6 +54,7 @@ function attemptItem(ctx: ViewContext, a: Attempt): Html {
   }
 <div class="muted">${when(a.startedAt, ctx.now)}</div>
 ${a.budget_wait_ms > 0 ? html`<div class="muted">waited ${duration(a.budget_wait_ms)} for the host budget</div>` : ''}
+${a.timings ? waterfall(a.timings) : ''}
 ${a.request ? requestLine(a.request) : ''}
 ${a.errorMessage ? html`<div>${a.errorMessage}</div>` : ''}
 ${a.request ? html`<details><summary>Request sent</summary>${sentRequest(a.request, false)}</details>` : html`<div class="muted">Request not recorded: ${NOT_RECORDED}.</div>`}
