@@ -32,7 +32,8 @@ const COOLDOWN_SQL = `
 
 // Past this many workspaces in memory the cache starts again: it holds no state that matters.
 const MAX_CACHED_WORKSPACES = 10_000;
-const POLL_MS = 50;
+// A request finding max_concurrency requests out asks again after about this long (jittered 0.5-1.5x).
+const POLL_MS = 100;
 
 type HostMap = Map<string, HostRules>;
 
