@@ -44,14 +44,11 @@ CREATE UNLOGGED TABLE "host_budget_rates" (
 CREATE FUNCTION host_budget_take(p_workspace TEXT, p_host TEXT, p_token TEXT, p_max INTEGER, p_interval_ms DOUBLE PRECISION, p_hold_ms INTEGER)
 RETURNS INTEGER LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
-  v_now TIMESTAMPTZ;
+  v_now TIMESTAMPTZ := clock_timestamp();
   v_next TIMESTAMPTZ;
   v_out INTEGER;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended(p_workspace || ' ' || p_host, 26));
-  -- The time is read once the lock is held: a taker that waited for it must not space the next
-  -- start from the moment it began waiting.
-  v_now := clock_timestamp();
   IF p_max IS NOT NULL THEN
     DELETE FROM host_budget_slots WHERE workspace_id = p_workspace AND host = p_host AND expires_at < v_now;
     SELECT count(*) INTO v_out FROM host_budget_slots WHERE workspace_id = p_workspace AND host = p_host;
