@@ -106,7 +106,7 @@ it('works from the keyboard: a skip link first, landmarks, the navigation names,
   expect(await page.getByRole('banner').count()).toBe(1);
   expect(await page.getByRole('main').count()).toBe(1);
   const nav = page.getByRole('navigation', { name: 'Console' });
-  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Executions', 'Dead letters', 'Monitors', 'Channels', 'Secrets', 'Host limits', 'New job']);
+  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Executions', 'Dead letters', 'Monitors', 'Channels', 'Secrets', 'Host limits', 'Tokens', 'Audit log', 'New job']);
   expect(await nav.getByRole('link', { name: 'Jobs' }).getAttribute('aria-current')).toBe('page');
 });
 

@@ -35,6 +35,11 @@ describe.each([
       event,
       job_id: kind === 'job' ? id : null,
       monitor_id: kind === 'monitor' ? id : null,
+      after_consecutive_failures: 1,
+      realert_after_minutes: 0,
+      snoozed_until: null,
+      last_delivered_at: null,
+      held_back: 0,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });

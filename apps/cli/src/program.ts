@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { registerAsCode, registerTags } from './commands/as-code.js';
+import { registerAudit, registerTokens } from './commands/access.js';
 import { registerChannels } from './commands/channels.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDeliveries } from './commands/deliveries.js';
@@ -58,10 +60,14 @@ export function createProgram(options: ProgramOptions = {}): Command {
 
   registerLogin(program);
   registerJobs(program);
+  registerAsCode(program);
+  registerTags(program);
   registerExecutions(program);
   registerDlq(program);
   registerSecrets(program);
   registerSigningKey(program);
+  registerTokens(program);
+  registerAudit(program);
   registerChannels(program);
   registerRules(program);
   registerDeliveries(program);

@@ -91,8 +91,9 @@ describe('cronsvc channels, rules and deliveries', () => {
   });
 
   it('adds, lists and removes rules on jobs and monitors', async () => {
-    const [channel, job, monitor] = await Promise.all([
+    const [channel, channel2, job, monitor] = await Promise.all([
       api.json<Channel>(['channels', 'create', '--name', 'mail', '--type', 'email', '--config', '{"email": "ops@example.com"}']),
+      api.json<Channel>(['channels', 'create', '--name', 'pager', '--type', 'email', '--config', '{"email": "pager@example.com"}']),
       api.json<{ id: string }>(['jobs', 'create', '--name', 'ruled', '--cron', '0 0 1 1 *', '--url', 'https://example.com/']),
       api.json<Monitor>(['monitors', 'create', '--name', 'ruled monitor', '--interval', '60']),
     ]);
@@ -114,6 +115,17 @@ describe('cronsvc channels, rules and deliveries', () => {
     expect(table.stdout).toMatch(new RegExp(`\\n${jobRule.id}\\s+on_failure\\s+${channel.id}\\s+${job.id}\\s`));
     expect(wrongEvent).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: validation_failed: /) });
     expect(noOwner).toMatchObject({ code: 2, stderr: 'error: give one of --job ID and --monitor ID\n' });
+
+    const quiet = await api.json<Rule>(['rules', 'add', '--job', job.id, '--channel', channel.id, '--event', 'on_recovery']);
+    expect(quiet).toMatchObject({ event: 'on_recovery', held_back: 0 });
+    const snoozed = await api.json<Rule>(['rules', 'snooze', jobRule.id, '--minutes', '90']);
+    expect(Date.parse(snoozed.snoozed_until as string) - Date.now()).toBeGreaterThan(89 * 60_000);
+    expect((await api.cli(['rules', 'get', jobRule.id])).stdout).toContain(`snoozed until:  ${snoozed.snoozed_until}`);
+    expect(await api.cli(['rules', 'unsnooze', jobRule.id])).toMatchObject({ code: 0, stdout: `${jobRule.id} is not snoozed\n` });
+    expect((await api.cli(['rules', 'snooze', monitorRule.id, '--minutes', '0'])).stderr).toMatch(/^error: validation_failed: /);
+    const streaky = await api.json<Rule>(['rules', 'add', '--job', job.id, '--channel', channel2.id, '--event', 'on_failure', '--after-failures', '3', '--realert-minutes', 'never']);
+    expect(streaky).toMatchObject({ after_consecutive_failures: 3, realert_after_minutes: null });
+    expect((await api.cli(['rules', 'list', '--job', job.id])).stdout).toContain('after 3 failures, once per streak');
 
     expect(await api.cli(['rules', 'remove', jobRule.id, '--job', job.id])).toMatchObject({ code: 0, stdout: `removed ${jobRule.id}\n` });
     expect(await api.cli(['rules', 'remove', jobRule.id, '--job', job.id])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });

@@ -210,7 +210,7 @@ export function startExecutor(runtime: Runtime): Executor {
   }, PROBE_MS);
   probe.unref();
   worker.on('failed', (job, error) => logger.warn('execution job failed', { executionId: job?.data.executionId, error: error.message }));
-  worker.on('error', (error) => logger.warn('executor worker error', { error: error.message }));
+  worker.on('error', (error) => runtime.reportQueueError(error, 'executor worker error'));
   if (config.workspaceMaxInFlight >= config.executorConcurrency) {
     logger.warn('WORKSPACE_MAX_IN_FLIGHT is not below EXECUTOR_CONCURRENCY: one workspace whose requests hang can take every slot of this executor', {
       workspaceMaxInFlight: config.workspaceMaxInFlight,

@@ -33,6 +33,7 @@ it('sends one on_missed message per window to each of the five channel types, li
     // The catch-up ran the window's first slot; the others are the missed ones.
     fires: slots.slice(1).map((s) => ({ scheduled_for: s.toISOString(), outcome: 'missed', reason: null })),
     timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    held_back: 0,
   });
   expect(webhookSignatureValid(hook, 'hook-secret')).toBe(true);
   expect(JSON.parse(f.receiver.at('/chat-a')[0].body).text).toContain('Job "nightly export" missed 2 runs');

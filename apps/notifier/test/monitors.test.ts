@@ -31,6 +31,8 @@ describe('heartbeat monitors', () => {
       event: 'monitor.down',
       monitor: { id: monitor.id, name: 'backup heartbeat', expected_interval_sec: 1, last_ping_at: pinged.last_ping_at },
       timestamp: expect.any(String),
+      held_back: 0,
+      snooze_url: expect.stringMatching(/\/v1\/snooze\/[A-Za-z0-9_-]{24}$/),
     });
     // Detected after the deadline (last ping + 1 s), and soon after it.
     const late = Date.parse(payload.timestamp) - (Date.parse(pinged.last_ping_at) + 1000);

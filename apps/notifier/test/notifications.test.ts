@@ -22,6 +22,8 @@ describe('notifications of a job', () => {
       execution: { id: executionId, status: 'failed', status_code: 503, body_preview: 'it broke', error_class: 'HTTP_5XX' },
       output: null,
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      held_back: 0,
+      snooze_url: expect.stringMatching(/^https:\/\/cron\.example\.com\/v1\/snooze\/[A-Za-z0-9_-]{24}$/),
     });
     expect(webhookSignatureValid(hook, 'hook-secret')).toBe(true);
     expect(hook.headers['content-type']).toBe('application/json');

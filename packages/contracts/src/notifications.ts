@@ -9,12 +9,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The `event` a delivered payload carries: an on_completion rule reports either outcome as execution.completed. */
 export const PAYLOAD_EVENTS = [
-  'execution.succeeded', 'execution.failed', 'execution.completed', 'approval.required', 'monitor.down', 'monitor.recovered', 'fire.missed',
+  'execution.succeeded', 'execution.failed', 'execution.completed', 'execution.recovered', 'approval.required', 'monitor.down', 'monitor.recovered', 'fire.missed',
 ] as const;
 export type PayloadEvent = (typeof PAYLOAD_EVENTS)[number];
 
 /** Events a job's rule may subscribe a channel to. */
-export const JOB_RULE_EVENTS = ['on_success', 'on_failure', 'on_completion', 'on_approval_required', 'on_missed'] as const;
+export const JOB_RULE_EVENTS = ['on_success', 'on_failure', 'on_completion', 'on_approval_required', 'on_missed', 'on_recovery'] as const;
 export type JobRuleEvent = (typeof JOB_RULE_EVENTS)[number];
 
 /** Events a monitor's rule may subscribe a channel to. */
@@ -75,6 +75,15 @@ export interface Rule {
   event: RuleEvent;
   job_id: string | null;
   monitor_id: string | null;
+  /** on_failure rules of jobs: the streak's first delivery comes with its Nth consecutive failure (1..100). */
+  after_consecutive_failures: number;
+  /** on_failure rules of jobs: minutes between deliveries of one streak after its first; 0 every failure, null never again. */
+  realert_after_minutes: number | null;
+  /** Until when the rule delivers nothing; null when not snoozed. */
+  snoozed_until: string | null;
+  last_delivered_at: string | null;
+  /** Events not delivered since the last delivery (streak, re-alert interval or snooze). */
+  held_back: number;
   created_at: string;
   updated_at: string;
 }
@@ -83,6 +92,28 @@ export interface Rule {
 export interface RuleInput {
   channel_id: string;
   event: RuleEvent;
+  after_consecutive_failures?: number;
+  realert_after_minutes?: number | null;
+}
+
+/** GET on a snooze link, for a client that asks for JSON (a browser gets the page): what it would snooze. */
+export interface SnoozeLink {
+  event: RuleEvent;
+  job_id: string | null;
+  monitor_id: string | null;
+  /** The job's or monitor's name. */
+  name: string;
+  snoozed_until: string | null;
+}
+
+/** The answer to POST on a snooze link. */
+export interface SnoozeLinkResult {
+  snoozed_until: string;
+}
+
+/** Body of POST /v1/notification-rules/:id/snooze. */
+export interface SnoozeInput {
+  minutes: number;
 }
 
 /** One message to deliver; callbacks have no channel or rule, channel deliveries no url. */

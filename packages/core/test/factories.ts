@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { getExecution } from '../src/executions/list-executions.js';
 import { putHostLimit } from '../src/hosts/host-limits.js';
-import { newId } from '../src/ids/ids.js';
+import { hashToken, newId } from '../src/ids/ids.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { revealPingToken } from '../src/monitors/ping-token.js';
 import { createMonitor } from '../src/monitors/save-monitor.js';
 import { createChannel } from '../src/notifications/save-channel.js';
 import { createRule, type RuleOwner } from '../src/notifications/rules.js';
 import type { Runtime } from '../src/runtime/bootstrap.js';
+import { createApiToken } from '../src/workspaces/tokens.js';
 import { createTestContext, type TestContext, type TestWorkspace } from './test-context.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.js';
@@ -86,8 +88,16 @@ export function aChannel(runtime: Runtime, workspaceId: string, type: string, co
   return createChannel(runtime, workspaceId, aChannelBody(type, config, name));
 }
 
-export function aRule(runtime: Runtime, workspaceId: string, owner: RuleOwner, channelId: string, event: string) {
-  return createRule(runtime, workspaceId, owner, { channel_id: channelId, event });
+/** `options`: the rule's other fields (after_consecutive_failures, realert_after_minutes). */
+export function aRule(runtime: Runtime, workspaceId: string, owner: RuleOwner, channelId: string, event: string, options: Fields = {}) {
+  return createRule(runtime, workspaceId, owner, { channel_id: channelId, event, ...options });
+}
+
+/** A snooze link of the rule, as a delivery hands one out; returns its token. */
+export async function aSnoozeLink(runtime: Runtime, ruleId: string, expiresAt = new Date(Date.now() + 7 * 86_400_000)): Promise<string> {
+  const token = randomBytes(18).toString('base64url');
+  await runtime.db.ruleSnoozeToken.create({ data: { tokenHash: hashToken(token), ruleId, expiresAt } });
+  return token;
 }
 
 export function aMonitor(runtime: Runtime, workspaceId: string, overrides: Fields = {}) {
@@ -102,6 +112,11 @@ export function pingTokenOf(runtime: Runtime, monitor: Awaited<ReturnType<typeof
 }
 
 /** A delivery written straight to Postgres as the notifier leaves one that gave up: a failed callback unless `fields` say otherwise. */
+/** An API token of the workspace, `full` unless a scope is given: `aToken(runtime, ws, { scope: 'read' })`. */
+export function aToken(runtime: Runtime, workspaceId: string, fields: Fields = {}) {
+  return createApiToken(runtime, workspaceId, fields);
+}
+
 export function aDelivery(runtime: Runtime, workspaceId: string, fields: Fields = {}) {
   return runtime.db.delivery.create({
     data: {

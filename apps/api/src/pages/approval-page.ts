@@ -44,7 +44,8 @@ const STYLE = `
   .approve { background: #1f883d; color: #fff; } .reject { background: #cf222e; color: #fff; }
   .result { font-size: 1.25rem; font-weight: 600; margin: 0 0 .5rem; }`;
 
-function page(title: string, body: string): string {
+/** A public page in this style (the approval pages, the snooze link's page): `body` is HTML, escaped by the caller. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -9,7 +9,7 @@ export function rulesRouter(deps: ApiDeps, kind: 'job' | 'monitor'): Router {
   const owner = (params: Record<string, string>) => ({ kind, id: params.id });
   router.get('/', async (req, res) => {
     const page = await listRules(deps, ws(res), owner(req.params), req.query);
-    res.json({ ...page, data: page.data.map(serializeRule) });
+    res.json({ ...page, data: page.data.map((r) => serializeRule(r, deps.clock.now())) });
   });
   router.post('/', async (req, res) => {
     res.status(201).json(serializeRule(await createRule(deps, ws(res), owner(req.params), req.body)));

@@ -13,7 +13,7 @@ import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, a
  */
 export type Resource =
   | 'job' | 'execution' | 'secret' | 'channel' | 'delivery' | 'monitor' | 'rule' | 'workspace' | 'api_token'
-  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'host_limit';
+  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'host_limit' | 'tag';
 
 export type Owner = 'own' | 'other';
 
@@ -125,7 +125,7 @@ export class FuzzFixtures {
       this.sql(`SELECT 1 FROM step_executions WHERE token_hash = $1 AND type = $2 AND status = 'waiting' AND decision IS NULL`, [hashToken(token), type]);
 
     this.slot(owner, 'workspace', async () => ws, async () => true);
-    this.slot(owner, 'api_token', async () => (await createApiToken(rt.db, ws)).id, this.exists('api_tokens'));
+    this.slot(owner, 'api_token', async () => (await createApiToken(rt, ws)).id, this.exists('api_tokens'));
     this.slot(owner, 'secret', async () => (await createSecret(rt, ws, { name: SECRET_NAME, value: 'fuzz-secret-value' })).id, this.exists('secrets'));
     this.slot(owner, 'job', async () => (await aJob(rt, ws, { request: { url: `${target}/job` } })).id, this.exists('jobs'));
     this.slot(owner, 'channel', async () => (await aChannel(rt, ws, 'webhook', { url: `${target}/channel` })).id, this.exists('notification_channels'));

@@ -47,6 +47,7 @@ const RESOURCE_AFTER: Record<string, Resource> = {
   resume: 'resume_token',
   approvals: 'approval_token',
   ping: 'ping_token',
+  tags: 'tag',
 };
 
 /** A path parameter: a real id (this workspace's or another's), a real id made wrong, or hostile text. */

@@ -44,8 +44,27 @@ export const rulesTable = (page: ListEnvelope<Rule>) =>
     { header: 'EVENT', value: (r) => r.event },
     { header: 'CHANNEL', value: (r) => r.channel_id },
     { header: 'ON', value: (r) => r.job_id ?? r.monitor_id ?? '' },
+    { header: 'OPTIONS', value: ruleOptions },
+    { header: 'SNOOZED UNTIL', value: (r) => r.snoozed_until ?? '-' },
+    { header: 'HELD BACK', value: (r) => String(r.held_back) },
     { header: 'CREATED', value: (r) => relativeTime(r.created_at) },
   ]);
+
+/** "after 3 failures, again every 60 min", or "-" for a rule without options. */
+export function ruleOptions(r: Rule): string {
+  if (r.event !== 'on_failure' || r.job_id === null) return '-';
+  const realert = r.realert_after_minutes === null ? 'once per streak' : r.realert_after_minutes === 0 ? 'every failure' : `again every ${r.realert_after_minutes} min`;
+  return `after ${r.after_consecutive_failures} failure${r.after_consecutive_failures === 1 ? '' : 's'}, ${realert}`;
+}
+
+export const ruleDetails = (r: Rule) =>
+  [
+    `${r.id}: ${r.event} -> ${r.channel_id} (${r.job_id ? `job ${r.job_id}` : `monitor ${r.monitor_id}`})`,
+    `options:        ${ruleOptions(r)}`,
+    `snoozed until:  ${r.snoozed_until ?? 'not snoozed'}`,
+    `held back:      ${r.held_back}`,
+    `last delivered: ${r.last_delivered_at ?? 'never'}`,
+  ].join('\n');
 
 export const deliveriesTable = (paint: Paint, page: ListEnvelope<Delivery>) =>
   table(page.data, [

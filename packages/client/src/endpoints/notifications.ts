@@ -1,4 +1,4 @@
-import type { Channel, ChannelInput, ChannelPatch, ChannelTestSuccess, Delivery, DeliveryListQuery, ErrorEnvelope, ListEnvelope, PageQuery, Rule, RuleInput } from '@cronsvc/contracts';
+import type { Channel, ChannelInput, ChannelPatch, ChannelTestSuccess, Delivery, DeliveryListQuery, ErrorEnvelope, ListEnvelope, PageQuery, Rule, RuleInput, SnoozeInput } from '@cronsvc/contracts';
 import type { Query, Send } from '../http.js';
 
 const channel = (id: string) => `/v1/notification-channels/${encodeURIComponent(id)}`;
@@ -31,6 +31,10 @@ export const rulesEndpoints = (send: Send) => ({
   list: (owner: RuleOwner, query: PageQuery = {}) => send<ListEnvelope<Rule>>('GET', rulesPath(owner), { query: query as Query }),
   add: (owner: RuleOwner, body: RuleInput) => send<Rule>('POST', rulesPath(owner), { body }),
   remove: (owner: RuleOwner, ruleId: string) => send<void>('DELETE', `${rulesPath(owner)}/${encodeURIComponent(ruleId)}`),
+  /** Any rule, of a job or a monitor, by its id alone. */
+  get: (ruleId: string) => send<Rule>('GET', `/v1/notification-rules/${encodeURIComponent(ruleId)}`),
+  snooze: (ruleId: string, body: SnoozeInput) => send<Rule>('POST', `/v1/notification-rules/${encodeURIComponent(ruleId)}/snooze`, { body }),
+  unsnooze: (ruleId: string) => send<Rule>('POST', `/v1/notification-rules/${encodeURIComponent(ruleId)}/unsnooze`),
 });
 
 export const deliveriesEndpoints = (send: Send) => ({

@@ -16,8 +16,9 @@ const answer = (statusCode: number, body = ''): HttpResult => ({
   body: Buffer.from(body),
   truncated: false,
   latencyMs: 5,
+  timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: 4, total_ms: 5 },
 });
-const transport = (errorClass: Extract<HttpResult, { kind: 'error' }>['errorClass']): HttpResult => ({ kind: 'error', errorClass, message: `${errorClass} happened`, latencyMs: 5 });
+const transport = (errorClass: Extract<HttpResult, { kind: 'error' }>['errorClass']): HttpResult => ({ kind: 'error', errorClass, message: `${errorClass} happened`, latencyMs: 5, timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, total_ms: 5 } });
 
 describe('decideAttempt', () => {
   it('succeeds on a success status whose body passes the checks', () => {

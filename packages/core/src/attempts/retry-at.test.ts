@@ -10,6 +10,7 @@ const answer = (statusCode: number, retryAfter?: string): HttpResult => ({
   headers: {},
   allHeaders: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
   body: Buffer.alloc(0),
+  timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: 4, total_ms: 5 },
   truncated: false,
   latencyMs: 5,
 });
@@ -45,7 +46,7 @@ describe('hostCooldownUntil', () => {
     expect(hostCooldownUntil(answer(429), timing)).toBeNull();
     expect(hostCooldownUntil(answer(429, '0'), timing)).toBeNull();
     expect(hostCooldownUntil(answer(429, 'later'), timing)).toBeNull();
-    expect(hostCooldownUntil({ kind: 'error', errorClass: 'TIMEOUT', message: 'timed out', latencyMs: 5 }, timing)).toBeNull();
+    expect(hostCooldownUntil({ kind: 'error', errorClass: 'TIMEOUT', message: 'timed out', latencyMs: 5, timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, total_ms: 5 } }, timing)).toBeNull();
   });
 });
 

@@ -1,10 +1,12 @@
-import type { AttemptRequest, AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptStatus, AttemptTimings, ErrorClass } from '@cronsvc/contracts';
 import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { executionEventWanted } from '../notifications/insert-event.js';
+import { streakCounted, streakWrites } from '../notifications/streak-writes.js';
 import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
+import { durationClass, rollupWrite } from './job-stats.js';
 import type { AttemptVerdict } from '../attempts/decide-attempt.js';
 
 /** What an attempt produced, with secret values already masked out of everything stored. */
@@ -13,6 +15,8 @@ export interface AttemptRecord {
   /** The request as sent, secrets masked; null when none was sent. */
   request: AttemptRequest | null;
   latencyMs: number;
+  /** Per-phase timings; null or absent when no request was made. */
+  timings?: AttemptTimings | null;
   statusCode: number | null;
   preview: string | null;
   headers: Record<string, string> | null;
@@ -33,6 +37,8 @@ interface RecordRow {
   outcome: string;
   at: Date;
   durationMs: number;
+  /** The duration's class in the statistics rollup (job-stats.ts). */
+  durationClass: number;
   finalResponse: unknown;
   finalOutput: unknown;
   errorClass: ErrorClass | null;
@@ -42,6 +48,7 @@ interface RecordRow {
   attemptStatus: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
+  timings: AttemptTimings | null;
   request: AttemptRequest | null;
   bodyPreview: string | null;
   responseHeaders: Record<string, string> | null;
@@ -59,6 +66,7 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'outcome', type: 'text', value: (r) => r.outcome },
   { name: 'at', type: 'timestamptz', value: (r) => r.at },
   { name: 'duration_ms', type: 'int', value: (r) => r.durationMs },
+  { name: 'duration_class', type: 'int', value: (r) => r.durationClass },
   { name: 'final_response', type: 'jsonb', value: (r) => r.finalResponse },
   { name: 'final_output', type: 'jsonb', value: (r) => r.finalOutput },
   { name: 'error_class', type: 'text', value: (r) => r.errorClass },
@@ -67,6 +75,7 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'attempt_status', type: 'text', value: (r) => r.attemptStatus },
   { name: 'status_code', type: 'int', value: (r) => r.statusCode },
   { name: 'latency_ms', type: 'int', value: (r) => r.latencyMs },
+  { name: 'timings', type: 'jsonb', value: (r) => r.timings },
   { name: 'request', type: 'jsonb', value: (r) => r.request },
   { name: 'body_preview', type: 'text', value: (r) => r.bodyPreview },
   { name: 'response_headers', type: 'jsonb', value: (r) => r.responseHeaders },
@@ -80,14 +89,14 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
  * Everything a batch of attempts changes, in one statement: each execution's new state, its
  * attempt, the outbox event of an execution that ends owing a callback or notifications (the
  * notifier turns it into those, docs/adr/009-event-outbox-and-channel-adapters.md), and a one-shot
- * job's completion. Each execution update is guarded by status, attempt_count and the claim
+ * job's completion, and the streaks of the jobs whose executions ended (streak-writes.ts). Each execution update is guarded by status, attempt_count and the claim
  * token, so a worker whose execution was claimed by another since (it stalled past its lease)
  * records nothing, and a second recording of the same attempt number violates the attempt's
  * primary key and fails the statement whole. A park asked for during the attempt replaces the retry.
  */
 const RECORD_SQL = `
   WITH input AS (
-    SELECT * FROM ${unnestFrom(RECORD_COLUMNS, 't')}
+    SELECT * FROM ${unnestFrom(RECORD_COLUMNS, 't', { ordinality: 'ord' })}
   ), updated AS (
     UPDATE executions AS e SET
       status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
@@ -105,16 +114,21 @@ const RECORD_SQL = `
      WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1 AND e.claim_token = i.claim_token
     RETURNING e.id, e.status, e.workspace_id, e.job_id
   ), attempt AS (
-    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, request, body_preview, response_headers, error_class, error_message, started_at, budget_wait_ms, created_at)
-    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.request, i.body_preview, i.response_headers,
+    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, timings, request, body_preview, response_headers, error_class, error_message, started_at, budget_wait_ms, created_at)
+    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.timings, i.request, i.body_preview, i.response_headers,
            i.error_class, i.error_message, i.started_at, i.budget_wait_ms, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
-  ), event AS (
-    INSERT INTO events (workspace_id, type, execution_id, created_at)
-    SELECT u.workspace_id, 'execution.' || u.status, u.id, i.at
+  ), finished AS (
+    SELECT u.id, u.job_id, u.status, i.ord
       FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id
+     WHERE u.status IN ('succeeded', 'failed') AND ${streakCounted('j')}
+  ), ${streakWrites('finished').join(', ')}, event AS (
+    INSERT INTO events (workspace_id, type, execution_id, streak_failures, streak_epoch, created_at)
+    SELECT u.workspace_id, 'execution.' || u.status, u.id, se.failures, se.epoch, i.at
+      FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id LEFT JOIN streak_events AS se ON se.id = u.id
      WHERE u.status IN ('succeeded', 'failed') AND ${executionEventWanted('j', 'u.status')}
-  ), completed AS (
+  ), ${rollupWrite('rolled', `SELECT u.job_id, i.at, u.status = 'failed' AS failed, i.duration_class
+      FROM updated AS u JOIN input AS i ON i.id = u.id WHERE u.status IN ('succeeded', 'failed')`)}, completed AS (
     UPDATE jobs AS j SET state = 'completed', updated_at = i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
      WHERE j.id = i.completes_job_id AND j.kind IN ('one_time', 'scheduled') AND j.state = 'active' AND j.next_run_at IS NULL
@@ -165,6 +179,7 @@ export async function recordAttempt(
       outcome: verdict.outcome,
       at: now,
       durationMs: now.getTime() - exe.startedAt.getTime(),
+      durationClass: durationClass(now.getTime() - exe.startedAt.getTime()),
       finalResponse,
       finalOutput: record.output,
       errorClass: verdict.errorClass,
@@ -173,6 +188,7 @@ export async function recordAttempt(
       attemptStatus: verdict.status,
       statusCode: record.statusCode,
       latencyMs: record.latencyMs,
+      timings: record.timings ?? null,
       request: record.request,
       bodyPreview: record.preview,
       responseHeaders: record.headers,

@@ -5,6 +5,12 @@ export interface ExecutionEvent {
   execution: { id: string; status: string; status_code: number | null; body_preview: string | null; error_class: string | null };
   output: unknown;
   timestamp: string;
+  /** A rule's delivery: events its rule held back since its last delivery (docs/NOTIFICATIONS.md). */
+  held_back?: number;
+  /** on_failure deliveries: the public link that snoozes the rule. */
+  snooze_url?: string;
+  /** execution.recovered: the failures of the streak that ended. */
+  consecutive_failures?: number;
 }
 
 export function executionEvent(input: {

@@ -30,6 +30,7 @@ const event = (overrides: Partial<OutboxEvent> = {}): OutboxEvent => ({
   monitorId: null,
   jobId: null,
   payload: null,
+  streak: null,
   createdAt: at,
   ...overrides,
 });

@@ -1,7 +1,8 @@
 import { executionEvent } from './execution-event.js';
 import { newId } from '../ids/ids.js';
 import type { DeliveryKind, EventType, RuleEvent } from '@cronsvc/contracts';
-import { CALLBACK_OF, PAYLOAD_EVENT, RULE_EVENTS_OF } from './notification-events.js';
+import { CALLBACK_OF, JOB_RECOVERED, PAYLOAD_EVENT, RULE_EVENTS_OF } from './notification-events.js';
+import { decideAlert, type AlertInput, type AlertState, type StreakFacts } from './alert-policy.js';
 import type { ExecutionContext, NotificationPayload } from './notification-message.js';
 
 /** An outbox row as the relay takes it. */
@@ -13,6 +14,8 @@ export interface OutboxEvent {
   /** fire.missed: the job whose slots were missed or skipped (such an event has no execution). */
   jobId: string | null;
   payload: NotificationPayload | null;
+  /** Execution events of a job whose streaks are counted: its place in the streak. */
+  streak: StreakFacts | null;
   createdAt: Date;
 }
 
@@ -44,6 +47,17 @@ export interface RuleRow {
   event: RuleEvent;
   jobId: string | null;
   monitorId: string | null;
+}
+
+/**
+ * What the relay knows of its rules while it takes a batch of events in order: each rule's alert
+ * state (read under the rules' row locks and changed here as events go by), and how to make a
+ * public snooze link for a rule.
+ */
+export interface AlertContext {
+  states: Map<string, AlertState>;
+  now: Date;
+  snoozeUrl: (ruleId: string) => string;
 }
 
 /** A delivery row to insert. */
@@ -94,7 +108,7 @@ function executionContext(exe: EventExecution, publicBaseUrl: string): Execution
  * the job mutes notifications; rules of the same event on channels with one destination share one. `rules` may hold other owners' rules; only this event's owner's
  * count. An event about an execution that is gone (its job was deleted) owes nothing.
  */
-export function deliveriesFor(event: OutboxEvent, execution: EventExecution | undefined, rules: readonly RuleRow[], publicBaseUrl: string): NewDelivery[] {
+export function deliveriesFor(event: OutboxEvent, execution: EventExecution | undefined, rules: readonly RuleRow[], publicBaseUrl: string, alerts?: AlertContext): NewDelivery[] {
   if (event.executionId !== null && !execution) return [];
   const payload = event.payload ?? (execution ? executionPayload(execution, event.createdAt) : null);
   if (payload === null) return [];
@@ -119,10 +133,17 @@ export function deliveriesFor(event: OutboxEvent, execution: EventExecution | un
   const reached = new Set<string>();
   for (const rule of rules) {
     if (!owns(rule) || !wanted.includes(rule.event)) continue;
+    const decided = decide(event, rule, rules, alerts);
+    if (!decided.deliver) continue;
     const key = `${rule.event} ${rule.destination}`;
     if (reached.has(key)) continue;
     reached.add(key);
-    const named = PAYLOAD_EVENT[rule.event];
+    const named = rule.event === 'on_recovery' && rule.jobId !== null ? JOB_RECOVERED : PAYLOAD_EVENT[rule.event];
+    const extras: Record<string, unknown> = {};
+    // An approval's payload is the request for a decision, not a report: it stays as written.
+    if (alerts && event.type !== 'approval.required') extras.held_back = decided.heldBack;
+    if (alerts && (rule.event === 'on_failure' || rule.event === 'on_down')) extras.snooze_url = alerts.snoozeUrl(rule.id);
+    if (named === JOB_RECOVERED && event.streak) extras.consecutive_failures = event.streak.failures;
     out.push({
       ...base,
       id: newId('dlv'),
@@ -131,8 +152,26 @@ export function deliveriesFor(event: OutboxEvent, execution: EventExecution | un
       ruleId: rule.id,
       event: rule.event,
       url: null,
-      payload: payload.event === named ? payload : ({ ...payload, event: named } as NotificationPayload),
+      payload: ({ ...payload, event: named, ...extras }) as NotificationPayload,
     });
   }
   return out;
+}
+
+/** What a rule's alert state makes of the event (docs/NOTIFICATIONS.md, "Quiet but safe alerts"); without a context, every event but a recovery is delivered. */
+function decide(event: OutboxEvent, rule: RuleRow, rules: readonly RuleRow[], alerts: AlertContext | undefined): { deliver: boolean; heldBack: number } {
+  const jobRecovery = rule.event === 'on_recovery' && rule.jobId !== null;
+  if (!alerts) return { deliver: !jobRecovery, heldBack: 0 };
+  const state = alerts.states.get(rule.id);
+  if (!state) return { deliver: !jobRecovery, heldBack: 0 };
+  let input: AlertInput = { kind: 'other' };
+  if (rule.event === 'on_failure' && event.type === 'execution.failed') input = { kind: 'failure', streak: event.streak };
+  else if (jobRecovery) {
+    const epoch = event.streak?.epoch;
+    const alertedStreak = rules.some((r) => r.jobId === rule.jobId && r.event === 'on_failure' && epoch !== undefined && alerts.states.get(r.id)?.alertedEpoch === epoch);
+    input = { kind: 'recovery', streak: event.streak, alertedStreak };
+  }
+  const decision = decideAlert(state, input, alerts.now);
+  alerts.states.set(rule.id, decision.state);
+  return decision.deliver ? { deliver: true, heldBack: decision.heldBack } : { deliver: false, heldBack: 0 };
 }

@@ -8,3 +8,4 @@ export { createRule, deleteRule, listRules, type RuleOwner, serializeRule } from
 export { createChannel, updateChannel } from './save-channel.js';
 export { SEND_TIMEOUT_MS } from './send-message.js';
 export { testChannel } from './test-channel.js';
+export { getRuleById, pruneSnoozeTokens, snoozeByLink, snoozeLinkView, snoozeRule, snoozeTokenKnown, unsnoozeRule } from './snooze.js';

@@ -13,12 +13,13 @@ export const PAYLOAD_EVENT: Record<RuleEvent, PayloadEvent> = {
   on_approval_required: 'approval.required',
   on_down: 'monitor.down',
   on_recovery: 'monitor.recovered',
+  // A job's on_recovery rule: execution.recovered (JOB_RECOVERED below).
   on_missed: 'fire.missed',
 };
 
 /** The rule events an outbox event triggers. */
 export const RULE_EVENTS_OF: Record<EventType, readonly RuleEvent[]> = {
-  'execution.succeeded': ['on_success', 'on_completion'],
+  'execution.succeeded': ['on_success', 'on_completion', 'on_recovery'],
   'execution.failed': ['on_failure', 'on_completion'],
   'approval.required': ['on_approval_required'],
   'monitor.down': ['on_down'],
@@ -31,3 +32,6 @@ export const CALLBACK_OF: Partial<Record<EventType, { event: RuleEvent; urlOf: '
   'execution.succeeded': { event: 'on_success', urlOf: 'onSuccessUrl' },
   'execution.failed': { event: 'on_failure', urlOf: 'onFailureUrl' },
 };
+
+/** The payload event of a job's on_recovery rule (a monitor's is monitor.recovered). */
+export const JOB_RECOVERED: PayloadEvent = 'execution.recovered';

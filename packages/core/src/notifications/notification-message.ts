@@ -23,6 +23,9 @@ export interface MonitorEvent {
   event: string;
   monitor: { id: string; name: string; expected_interval_sec: number; last_ping_at: string | null };
   timestamp: string;
+  held_back?: number;
+  /** monitor.down deliveries: the public link that snoozes the rule. */
+  snooze_url?: string;
 }
 
 export type NotificationPayload = ExecutionEvent | ApprovalEvent | MonitorEvent | FireMissedPayload;

@@ -1,15 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
 import { columnArrays, columnNames, paramAfter, unnestFrom, type Column } from '../db/columns.js';
 import type { Deps } from '../deps/deps.js';
-import { deliveriesFor, type EventExecution, type NewDelivery, type OutboxEvent, type RuleRow } from './fan-out.js';
+import { deliveriesFor, type AlertContext, type EventExecution, type NewDelivery, type OutboxEvent, type RuleRow } from './fan-out.js';
+import type { AlertState } from './alert-policy.js';
+import { hashToken } from '../ids/ids.js';
+import { SNOOZE_LINK_TTL_MS, snoozeLinkUrl } from './snooze.js';
 import type { EventType, RuleEvent } from '@cronsvc/contracts';
 import type { NotificationPayload } from './notification-message.js';
 
 // Takes the oldest events nobody else is relaying; removing them commits with their deliveries.
 const TAKE_SQL = `
   DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-  RETURNING workspace_id, type, execution_id, monitor_id, job_id, payload, created_at`;
+  RETURNING id, workspace_id, type, execution_id, monitor_id, job_id, payload, streak_failures, streak_epoch, created_at`;
 
 const EXECUTIONS_SQL = `
   SELECT e.id, e.job_id, e.job_name, e.status, e.scheduled_for, e.started_at, e.finished_at, e.duration_ms,
@@ -18,11 +22,69 @@ const EXECUTIONS_SQL = `
     FROM executions e JOIN jobs j ON j.id = e.job_id
    WHERE e.id = ANY($1::text[])`;
 
+// The rules' row locks serialize relays deciding for the same rules (always taken in this order).
 const RULES_SQL = `
-  SELECT r.id, r.channel_id, COALESCE(c.destination_key, r.channel_id) AS destination, r.event, r.job_id, r.monitor_id
+  SELECT r.id, r.channel_id, COALESCE(c.destination_key, r.channel_id) AS destination, r.event, r.job_id, r.monitor_id,
+         r.after_consecutive_failures, r.realert_after_minutes, r.snoozed_until, r.last_delivered_at, r.held_back, r.alerted_epoch
     FROM notification_rules AS r JOIN notification_channels AS c ON c.id = r.channel_id
    WHERE r.job_id = ANY($1::text[]) OR r.monitor_id = ANY($2::text[])
-   ORDER BY r.created_at, r.id`;
+   ORDER BY r.created_at, r.id
+     FOR UPDATE OF r`;
+
+interface RuleStateRow {
+  id: string;
+  channel_id: string;
+  destination: string;
+  event: RuleEvent;
+  job_id: string | null;
+  monitor_id: string | null;
+  after_consecutive_failures: number;
+  realert_after_minutes: number | null;
+  snoozed_until: Date | null;
+  last_delivered_at: Date | null;
+  held_back: number;
+  alerted_epoch: string | null;
+}
+
+interface StateWrite {
+  id: string;
+  state: AlertState;
+}
+
+const STATE_COLUMNS: readonly Column<StateWrite>[] = [
+  { name: 'id', type: 'text', value: (w) => w.id },
+  { name: 'last_delivered_at', type: 'timestamptz', value: (w) => w.state.lastDeliveredAt },
+  { name: 'held_back', type: 'int', value: (w) => w.state.heldBack },
+  { name: 'alerted_epoch', type: 'text', value: (w) => (w.state.alertedEpoch === null ? null : w.state.alertedEpoch.toString()) },
+];
+
+const STATE_SQL = `
+  UPDATE notification_rules AS r SET last_delivered_at = t.last_delivered_at, held_back = t.held_back, alerted_epoch = t.alerted_epoch::bigint
+    FROM ${unnestFrom(STATE_COLUMNS, 't')} WHERE r.id = t.id`;
+
+interface SnoozeToken {
+  hash: string;
+  ruleId: string;
+  expiresAt: Date;
+}
+
+const TOKEN_COLUMNS: readonly Column<SnoozeToken>[] = [
+  { name: 'token_hash', type: 'text', value: (t) => t.hash },
+  { name: 'rule_id', type: 'text', value: (t) => t.ruleId },
+  { name: 'expires_at', type: 'timestamptz', value: (t) => t.expiresAt },
+];
+
+const TOKENS_SQL = `INSERT INTO rule_snooze_tokens (${columnNames(TOKEN_COLUMNS)}) SELECT * FROM ${unnestFrom(TOKEN_COLUMNS, 't')}`;
+
+const toState = (r: RuleStateRow): AlertState => ({
+  event: r.event,
+  afterConsecutiveFailures: r.after_consecutive_failures,
+  realertAfterMinutes: r.realert_after_minutes,
+  snoozedUntil: r.snoozed_until,
+  lastDeliveredAt: r.last_delivered_at,
+  heldBack: r.held_back,
+  alertedEpoch: r.alerted_epoch === null ? null : BigInt(r.alerted_epoch),
+});
 
 const DELIVERY_COLUMNS: readonly Column<NewDelivery>[] = [
   { name: 'id', type: 'text', value: (d) => d.id },
@@ -44,12 +106,15 @@ const INSERT_SQL = `
     FROM ${unnestFrom(DELIVERY_COLUMNS, 't')}`;
 
 interface EventRow {
+  id: string;
   workspace_id: string;
   type: EventType;
   execution_id: string | null;
   monitor_id: string | null;
   job_id: string | null;
   payload: NotificationPayload | null;
+  streak_failures: number | null;
+  streak_epoch: string | null;
   created_at: Date;
 }
 
@@ -79,6 +144,7 @@ const toEvent = (r: EventRow): OutboxEvent => ({
   monitorId: r.monitor_id,
   jobId: r.job_id,
   payload: r.payload,
+  streak: r.streak_failures === null || r.streak_epoch === null ? null : { failures: r.streak_failures, epoch: BigInt(r.streak_epoch) },
   createdAt: r.created_at,
 });
 
@@ -111,7 +177,8 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
   return inTransaction(deps.pool, async (client) => {
     const { rows: taken } = await client.query<EventRow>({ name: 'relay-take-events', text: TAKE_SQL, values: [limit] });
     if (taken.length === 0) return { events: 0, deliveries: [] };
-    const events = taken.map(toEvent);
+    // In the order they were written: a streak's failures before its recovery.
+    const events = taken.sort((a, b) => Number(BigInt(a.id) - BigInt(b.id))).map(toEvent);
     const executionIds = [...new Set(events.flatMap((e) => (e.executionId ? [e.executionId] : [])))];
     const executions = new Map<string, EventExecution>();
     if (executionIds.length > 0) {
@@ -120,12 +187,20 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
     }
     const jobIds = [...new Set([...[...executions.values()].map((e) => e.jobId), ...events.flatMap((e) => (e.jobId ? [e.jobId] : []))])];
     const monitorIds = [...new Set(events.flatMap((e) => (e.monitorId ? [e.monitorId] : [])))];
-    const { rows: ruleRows } = await client.query<{ id: string; channel_id: string; destination: string; event: RuleEvent; job_id: string | null; monitor_id: string | null }>({
-      name: 'relay-rules',
-      text: RULES_SQL,
-      values: [jobIds, monitorIds],
-    });
+    const { rows: ruleRows } = await client.query<RuleStateRow>({ name: 'relay-rules', text: RULES_SQL, values: [jobIds, monitorIds] });
     const rules: RuleRow[] = ruleRows.map((r) => ({ id: r.id, channelId: r.channel_id, destination: r.destination, event: r.event, jobId: r.job_id, monitorId: r.monitor_id }));
+    const now = deps.clock.now();
+    const before = new Map(ruleRows.map((r) => [r.id, toState(r)]));
+    const tokens: SnoozeToken[] = [];
+    const alerts: AlertContext = {
+      states: new Map(before),
+      now,
+      snoozeUrl: (ruleId) => {
+        const token = randomBytes(18).toString('base64url');
+        tokens.push({ hash: hashToken(token), ruleId, expiresAt: new Date(now.getTime() + SNOOZE_LINK_TTL_MS) });
+        return snoozeLinkUrl(deps.config.publicBaseUrl, token);
+      },
+    };
     const byOwner = new Map<string, RuleRow[]>();
     for (const rule of rules) {
       const owner = rule.jobId ?? rule.monitorId ?? '';
@@ -134,9 +209,12 @@ async function relayBatch(deps: Pick<Deps, 'pool' | 'clock' | 'config'>, limit: 
     const deliveries = events.flatMap((event) => {
       const execution = event.executionId ? executions.get(event.executionId) : undefined;
       const owner = execution?.jobId ?? event.jobId ?? event.monitorId ?? '';
-      return deliveriesFor(event, execution, byOwner.get(owner) ?? [], deps.config.publicBaseUrl);
+      return deliveriesFor(event, execution, byOwner.get(owner) ?? [], deps.config.publicBaseUrl, alerts);
     });
-    await insertDeliveries(client, deliveries, deps.clock.now());
+    const changed = [...alerts.states].filter(([id, state]) => state !== before.get(id)).map(([id, state]) => ({ id, state }));
+    if (changed.length > 0) await client.query({ name: 'relay-rule-states', text: STATE_SQL, values: columnArrays(STATE_COLUMNS, changed) });
+    if (tokens.length > 0) await client.query({ name: 'relay-snooze-tokens', text: TOKENS_SQL, values: columnArrays(TOKEN_COLUMNS, tokens) });
+    await insertDeliveries(client, deliveries, now);
     return { events: taken.length, deliveries };
   });
 }

@@ -11,8 +11,17 @@ import { validate } from '../validation/validate.js';
 /** What a rule hangs on: a job (execution and approval events) or a monitor (down and recovery). */
 export type RuleOwner = { kind: 'job'; id: string } | { kind: 'monitor'; id: string };
 
+// The streak options belong to on_failure rules of jobs (docs/NOTIFICATIONS.md, "Quiet but safe alerts").
+const onFailureOnly = (schema: Joi.Schema) =>
+  Joi.when('event', { is: 'on_failure', then: schema, otherwise: Joi.forbidden().messages({ 'any.unknown': '{{#label}} applies to on_failure rules only' }) });
+
 export const schemas = {
-  job: Joi.object({ channel_id: Joi.string().max(100).required(), event: Joi.string().valid(...JOB_RULE_EVENTS).required() }),
+  job: Joi.object({
+    channel_id: Joi.string().max(100).required(),
+    event: Joi.string().valid(...JOB_RULE_EVENTS).required(),
+    after_consecutive_failures: onFailureOnly(Joi.number().integer().min(1).max(100)),
+    realert_after_minutes: onFailureOnly(Joi.number().integer().min(0).max(10080).allow(null)),
+  }),
   monitor: Joi.object({ channel_id: Joi.string().max(100).required(), event: Joi.string().valid(...MONITOR_RULE_EVENTS).required() }),
 };
 const querySchema = Joi.object(pagingKeys);
@@ -30,13 +39,23 @@ async function assertOwner(deps: Pick<Deps, 'db'>, workspaceId: string, owner: R
 
 export async function createRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, owner: RuleOwner, body: unknown): Promise<NotificationRule> {
   await assertOwner(deps, workspaceId, owner);
-  const input = validate<{ channel_id: string; event: string }>(schemas[owner.kind], body);
+  const input = validate<{ channel_id: string; event: string; after_consecutive_failures?: number; realert_after_minutes?: number | null }>(schemas[owner.kind], body);
   const channel = await deps.db.notificationChannel.findFirst({ where: { id: input.channel_id, workspaceId }, select: { id: true } });
   if (!channel) throw AppError.validation([{ path: 'channel_id', message: 'no notification channel with this id in this workspace' }]);
   const now = deps.clock.now();
   try {
     return await deps.db.notificationRule.create({
-      data: { id: newId('rul'), workspaceId, channelId: channel.id, event: input.event, ...ownerWhere(owner), createdAt: now, updatedAt: now },
+      data: {
+        id: newId('rul'),
+        workspaceId,
+        channelId: channel.id,
+        event: input.event,
+        afterConsecutiveFailures: input.after_consecutive_failures ?? 1,
+        realertAfterMinutes: input.realert_after_minutes === undefined ? 0 : input.realert_after_minutes,
+        ...ownerWhere(owner),
+        createdAt: now,
+        updatedAt: now,
+      },
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
@@ -67,13 +86,20 @@ export async function deleteRule(deps: Pick<Deps, 'db'>, workspaceId: string, ow
   if (count === 0) throw AppError.notFound('notification rule');
 }
 
-export function serializeRule(rule: NotificationRule): Rule {
+/** `now` decides whether a snooze still holds: one that has passed reads as null. */
+export function serializeRule(rule: NotificationRule, now: Date = new Date()): Rule {
+  const snoozed = rule.snoozedUntil !== null && rule.snoozedUntil.getTime() > now.getTime();
   return {
     id: rule.id,
     channel_id: rule.channelId,
     event: rule.event as RuleEvent,
     job_id: rule.jobId,
     monitor_id: rule.monitorId,
+    after_consecutive_failures: rule.afterConsecutiveFailures,
+    realert_after_minutes: rule.realertAfterMinutes,
+    snoozed_until: snoozed ? (rule.snoozedUntil as Date).toISOString() : null,
+    last_delivered_at: rule.lastDeliveredAt?.toISOString() ?? null,
+    held_back: rule.heldBack,
     created_at: rule.createdAt.toISOString(),
     updated_at: rule.updatedAt.toISOString(),
   };

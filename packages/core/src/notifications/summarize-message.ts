@@ -43,10 +43,27 @@ export function formatSeconds(total: number): string {
 /** 2030-01-02 03:04:05 UTC, or "-" when there is no time. */
 export const formatTime = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC') : '-');
 
+/** What a rule's alert state adds to any message: how many events it held back, and a snooze link. */
+interface AlertExtras {
+  held_back?: number;
+  snooze_url?: string;
+}
+
+function withAlertExtras(summary: MessageSummary, payload: AlertExtras): MessageSummary {
+  const fields = [...summary.fields];
+  const links = [...summary.links];
+  if (payload.held_back && payload.held_back > 0) {
+    fields.push({ label: 'Held back', value: `${payload.held_back} earlier notification${payload.held_back === 1 ? '' : 's'} of this rule not sent` });
+  }
+  if (payload.snooze_url) links.push({ label: 'Snooze 1 h', url: payload.snooze_url });
+  return { ...summary, fields, links };
+}
+
 function executionSummary(message: NotificationMessage, payload: ExecutionEvent): MessageSummary {
   const { execution, job } = payload;
   const succeeded = execution.status === 'succeeded';
-  const verb = message.event === 'on_completion' ? `finished (${execution.status})` : execution.status;
+  const recovered = payload.event === 'execution.recovered';
+  const verb = recovered ? 'recovered' : message.event === 'on_completion' ? `finished (${execution.status})` : execution.status;
   const context = message.context;
   const status = execution.status_code === null ? execution.status : `${execution.status} (HTTP ${execution.status_code})`;
   const fields = [
@@ -58,6 +75,7 @@ function executionSummary(message: NotificationMessage, payload: ExecutionEvent)
     { label: 'Duration', value: context?.duration_ms === null || context?.duration_ms === undefined ? '-' : formatDuration(context.duration_ms) },
     { label: 'Attempts', value: context ? String(context.attempts) : '-' },
   ];
+  if (recovered && payload.consecutive_failures) fields.push({ label: 'Failed runs before', value: String(payload.consecutive_failures) });
   if (execution.error_class) fields.push({ label: 'Error', value: execution.error_class });
   if (context?.error_message) fields.push({ label: 'Error message', value: context.error_message });
   return {
@@ -142,8 +160,9 @@ function missedSummary(payload: FireMissedPayload): MessageSummary {
 
 export function summarizeMessage(message: NotificationMessage): MessageSummary {
   const { payload } = message;
-  if (isMissedFiresEvent(payload)) return missedSummary(payload);
-  if (isMonitorEvent(payload)) return monitorSummary(message, payload);
   if (isApprovalEvent(payload)) return approvalSummary(payload);
-  return executionSummary(message, payload);
+  const extras = payload as AlertExtras;
+  if (isMissedFiresEvent(payload)) return withAlertExtras(missedSummary(payload), extras);
+  if (isMonitorEvent(payload)) return withAlertExtras(monitorSummary(message, payload), extras);
+  return withAlertExtras(executionSummary(message, payload), extras);
 }

@@ -70,6 +70,7 @@ export async function attemptHttpStep(deps: RunnerDeps, run: Run, step: HttpStep
     request: sent.request,
     statusCode: sent.statusCode,
     latencyMs: sent.latencyMs,
+    timings: sent.timings,
     bodyPreview: sent.preview,
     responseHeaders: sent.headers,
     errorClass: verdict.errorClass,

@@ -24,7 +24,7 @@ async function renderJobRequest(deps: RunnerDeps, exe: ClaimedExecution): Promis
 }
 
 function withoutResponse(verdict: AttemptVerdict, latencyMs = 0, budgetWaitMs = 0): AttemptRecord {
-  return { verdict, request: null, latencyMs, statusCode: null, preview: null, headers: null, output: null, budgetWaitMs };
+  return { verdict, request: null, latencyMs, timings: null, statusCode: null, preview: null, headers: null, output: null, budgetWaitMs };
 }
 
 /** One attempt of a request job: render, gate, send and judge (sendAttempt), then its output template. */
@@ -37,6 +37,7 @@ async function attemptRequest(deps: RunnerDeps, exe: ClaimedExecution, number: n
     verdict: sent.verdict,
     request: sent.request,
     latencyMs: sent.latencyMs,
+    timings: sent.timings,
     statusCode: sent.statusCode,
     preview: sent.preview,
     headers: sent.headers,

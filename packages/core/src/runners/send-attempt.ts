@@ -1,4 +1,4 @@
-import type { AttemptRequest, RequestSpec } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptTimings, RequestSpec } from '@cronsvc/contracts';
 import { decideAttempt, type AttemptVerdict } from '../attempts/decide-attempt.js';
 import { jsonPathBudget, type JsonPathBudget } from '../attempts/json-path.js';
 import { hostCooldownUntil, type RetryTiming } from '../attempts/retry-at.js';
@@ -31,6 +31,8 @@ export interface SentAttempt {
   /** The request as sent, secrets masked; null when none was sent. */
   request: AttemptRequest | null;
   latencyMs: number;
+  /** Per-phase timings; null when no request was made. */
+  timings: AttemptTimings | null;
   statusCode: number | null;
   /** The body's first 64 KiB, secrets masked. */
   preview: string | null;
@@ -59,7 +61,7 @@ export interface SendOptions {
 const HOLD_MARGIN_MS = 5_000;
 
 function unsent(verdict: AttemptVerdict, budgetWaitMs = 0): SentAttempt {
-  return { verdict, request: null, latencyMs: 0, statusCode: null, preview: null, headers: null, bodyText: null, masker: secretMasker([]), budget: jsonPathBudget(), budgetWaitMs };
+  return { verdict, request: null, latencyMs: 0, timings: null, statusCode: null, preview: null, headers: null, bodyText: null, masker: secretMasker([]), budget: jsonPathBudget(), budgetWaitMs };
 }
 
 /** The time an attempt waited for its host, counted from the gate's first deferral of it when there was one. */
@@ -137,12 +139,13 @@ export async function sendAttempt(
   const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : masker.mask(decided.errorMessage) };
   const cooldownUntil = hostCooldownUntil(result, timing);
   if (cooldownUntil && host && gate) await coolDown(deps, gate, exe, host, cooldownUntil);
-  if (result.kind !== 'response') return { ...unsent(verdict, budgetWaitMs), request: sentRequest, latencyMs: result.latencyMs, masker, budget };
+  if (result.kind !== 'response') return { ...unsent(verdict, budgetWaitMs), request: sentRequest, latencyMs: result.latencyMs, timings: result.timings, masker, budget };
   return {
     budgetWaitMs,
     verdict,
     request: sentRequest,
     latencyMs: result.latencyMs,
+    timings: result.timings,
     statusCode: result.statusCode,
     preview: maskedPreview(bodyText ?? '', masker),
     headers: maskSecretHeaders(result.headers, masker),

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { AppError, getExecution, hostCooldowns, hostOf, listExecutions, replayExecution, serializeExecution, serializeExecutionSummary } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { paths } from '../paths.js';
 import { executionView } from '../views/execution.view.js';
@@ -36,7 +37,7 @@ export function executionsRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/:id/replay', async (req, res) => {
-    const replay = await replayExecution(deps, workspaceOf(res), req.params.id, 'replay');
+    const replay = await replayExecution(deps, workspaceOf(res), req.params.id, 'replay', actorOf(res));
     redirectDone(res, paths.execution(replay.id), 'replayed');
   });
   return router;

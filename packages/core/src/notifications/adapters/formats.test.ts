@@ -158,3 +158,49 @@ describe('email', () => {
     expect(emailAdapter.classify({ statusCode: 250, error: null, retryAfterMs: null })).toBe('sent');
   });
 });
+
+describe('alerts: recovery, held-back count and the snooze link in every format', () => {
+  const SNOOZE = 'https://cron.example.com/v1/snooze/abcdefghijklmnopqrstuvwx';
+  const failed = (): NotificationMessage => {
+    const m = message('failed');
+    return { ...m, payload: { ...m.payload, held_back: 2, snooze_url: SNOOZE } as NotificationMessage['payload'] };
+  };
+  const recovered = (): NotificationMessage => {
+    const m = message('succeeded', 'on_recovery');
+    return { ...m, payload: { ...m.payload, event: 'execution.recovered', held_back: 0, consecutive_failures: 4 } as NotificationMessage['payload'] };
+  };
+
+  it('webhook: the payload as the relay made it', () => {
+    expect(JSON.parse(webhookAdapter.render(recovered(), { url: 'https://x' }))).toMatchObject({ event: 'execution.recovered', consecutive_failures: 4 });
+    expect(JSON.parse(webhookAdapter.render(failed(), { url: 'https://x' }))).toMatchObject({ held_back: 2, snooze_url: SNOOZE });
+  });
+
+  it('chat_a: a green recovery header; a failure with a "Snooze 1 h" button and the held-back count', () => {
+    const up = chatAAdapter.render(recovered(), { webhook_url: 'https://x' });
+    expect(up.text).toContain('✅');
+    expect(up.text).toContain('recovered');
+    expect(JSON.stringify(up.blocks)).toContain('Failed runs before: 4');
+    const down = chatAAdapter.render(failed(), { webhook_url: 'https://x' });
+    const actions = down.blocks.find((b) => b.type === 'actions') as { elements: { text: { text: string }; url: string }[] };
+    expect(actions.elements.map((e) => [e.text.text, e.url])).toContainEqual(['Snooze 1 h', SNOOZE]);
+    expect(JSON.stringify(down.blocks)).toContain('Held back: 2 earlier notifications of this rule not sent');
+  });
+
+  it('chat_b: a green recovery embed; a failure with a Snooze 1 h link', () => {
+    expect(chatBAdapter.render(recovered(), { webhook_url: 'https://x' }).embeds[0]).toMatchObject({ color: 0x2da44e });
+    expect(chatBAdapter.render(failed(), { webhook_url: 'https://x' }).embeds[0].description).toContain(`[Snooze 1 h](${SNOOZE})`);
+  });
+
+  it('chat_c: a green recovery; a failure with a Snooze 1 h link', () => {
+    expect(chatCAdapter.render(recovered(), { bot_token: '1:x', chat_id: '1' }).text).toContain('✅');
+    expect(chatCAdapter.render(failed(), { bot_token: '1:x', chat_id: '1' }).text).toContain(`<a href="${SNOOZE}">Snooze 1 h</a>`);
+  });
+
+  it('email: a green recovery header; a failure with a Snooze 1 h button in the HTML and the link in the text part', () => {
+    expect(emailAdapter.render(recovered(), { email: 'ops@example.com' }).html).toContain('background:#2da44e');
+    const down = emailAdapter.render(failed(), { email: 'ops@example.com' });
+    expect(down.html).toContain(`href="${SNOOZE}"`);
+    expect(down.html).toContain('Snooze 1 h');
+    expect(down.text).toContain(`Snooze 1 h: ${SNOOZE}`);
+  });
+});
