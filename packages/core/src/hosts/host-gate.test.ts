@@ -55,10 +55,13 @@ describe('HostGate', () => {
     expect(released).toBe(1);
   });
 
-  it('lets requests go when the limiter fails, so a lost Redis never blocks a host', async () => {
+  it('holds requests while the limiter fails for a moment, and lets them go once it has failed for a while, so a lost Redis never blocks a host', async () => {
     const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: 1, max_per_second: null, cooldown_until: null }]);
     const limiter: HostLimiter = { take: async () => Promise.reject(new Error('connection lost')) };
-    const gate = new HostGate({ pool, limiter, logger, now, sleep });
+    const gate = new HostGate({ pool, limiter, logger, now, sleep, limiterDownAfterMs: 3_000 });
+    // The first request waits its second at the gate, then is deferred; the limiter is still failing.
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ deferred: expect.any(Date) });
+    clock += 3_000;
     expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true });
   });
 

@@ -16,8 +16,10 @@ export interface HostGateOptions {
   cacheMs?: number;
   /** How long a request waits at the gate holding its claim before it is deferred instead (ms). */
   holdMs?: number;
-  /** How long the limiter may take to answer; past it (Redis lost) the request goes (ms). */
+  /** How long the limiter may take to answer before the request asks again later (ms). */
   limiterTimeoutMs?: number;
+  /** How long the limiter may fail or time out without a break before requests go without it (ms). */
+  limiterDownAfterMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -32,7 +34,8 @@ const COOLDOWN_SQL = `
 
 // Past this many workspaces in memory the cache starts again: it holds no state that matters.
 const MAX_CACHED_WORKSPACES = 10_000;
-const POLL_MS = 50;
+// A request finding max_concurrency requests out asks again after about this long (jittered 0.5-1.5x).
+const POLL_MS = 100;
 
 type HostMap = Map<string, HostRules>;
 
@@ -47,6 +50,9 @@ export class HostGate {
   private readonly cacheMs: number;
   private readonly holdMs: number;
   private readonly limiterTimeoutMs: number;
+  private readonly limiterDownAfterMs: number;
+  /** When the limiter's current run of failures began; null while it answers. */
+  private failingSince: number | null = null;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private warnedAt = 0;
@@ -54,7 +60,8 @@ export class HostGate {
   constructor(private readonly options: HostGateOptions) {
     this.cacheMs = options.cacheMs ?? 1_000;
     this.holdMs = options.holdMs ?? 1_000;
-    this.limiterTimeoutMs = options.limiterTimeoutMs ?? 1_000;
+    this.limiterTimeoutMs = options.limiterTimeoutMs ?? 2_000;
+    this.limiterDownAfterMs = options.limiterDownAfterMs ?? 5_000;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -103,21 +110,33 @@ export class HostGate {
     }
   }
 
-  /** The limiter's answer; a limiter that fails or is slow lets the request go, so that a lost Redis never blocks a host. */
+  /**
+   * The limiter's answer. A limiter that fails or is slow is asked again later, as if the host
+   * were full (a busy store must not let requests past the budget); once it has failed for
+   * `limiterDownAfterMs` without a break (Redis lost), requests go without it, so that a lost
+   * store never blocks a host.
+   */
   private async take(request: Parameters<HostLimiter['take']>[0]): Promise<{ answer: LimiterAnswer; release?: () => void }> {
     const limiter = this.options.limiter;
     if (!limiter) return { answer: 'taken' };
     let timer: NodeJS.Timeout | undefined;
+    const asked = limiter.take(request);
     try {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`the host limiter did not answer within ${this.limiterTimeoutMs} ms`)), this.limiterTimeoutMs);
       });
-      const taken = await Promise.race([limiter.take(request), timeout]);
+      const taken = await Promise.race([asked, timeout]);
+      this.failingSince = null;
       if (taken.answer !== 'taken') return { answer: taken.answer };
       return { answer: 'taken', release: () => void taken.release().catch(() => undefined) };
     } catch (error) {
-      if (this.now() - this.warnedAt > 10_000) {
-        this.warnedAt = this.now();
+      // A place taken after all, too late, is given back at once.
+      asked.then((late) => (late.answer === 'taken' ? late.release() : undefined)).catch(() => undefined);
+      const now = this.now();
+      this.failingSince ??= now;
+      if (now - this.failingSince < this.limiterDownAfterMs) return { answer: 'full' };
+      if (now - this.warnedAt > 10_000) {
+        this.warnedAt = now;
         this.options.logger.warn('host limiter unavailable; requests go without their host budget', { error: (error as Error).message });
       }
       return { answer: 'taken' };
