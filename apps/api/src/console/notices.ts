@@ -8,6 +8,8 @@ const NOTICES: Record<string, string> = {
   'job-deleted': 'Job deleted, with its executions and notification rules.',
   'rule-added': 'Notification rule added.',
   'rule-removed': 'Notification rule removed.',
+  'rule-snoozed': 'Notification rule snoozed.',
+  'rule-unsnoozed': 'Notification rule no longer snoozed.',
   'replayed': 'Replay queued.',
   'run-queued': 'Run queued.',
   'dead-letter-removed': 'Removed from the dead letters; the execution record stays.',

@@ -28,6 +28,7 @@ export const paths = {
   channels: at('channels'),
   channelTest: (id: string) => at('channels', id, 'test'),
   monitorRule: at('channels', 'monitor-rules'),
+  ruleSnooze: (ruleId: string, action: 'snooze' | 'unsnooze') => at('channels', 'rules', ruleId, action),
   secrets: at('secrets'),
   secret: (id: string) => at('secrets', id),
   secretDelete: (id: string) => at('secrets', id, 'delete'),

@@ -46,6 +46,7 @@ const RESOURCE_AFTER: Record<string, Resource> = {
   resume: 'resume_token',
   approvals: 'approval_token',
   ping: 'ping_token',
+  snooze: 'snooze_token',
 };
 
 /** A path parameter: a real id (this workspace's or another's), a real id made wrong, or hostile text. */

@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { ChannelTestResult } from '@cronsvc/contracts';
-import { createRule, listChannelRules, listChannels, listMonitors, serializeChannel, testChannel } from '@cronsvc/core';
+import { createRule, listChannelRules, listChannels, listMonitors, serializeChannel, snoozeRule, snoozeRuleUntilUnsnoozed, testChannel, unsnoozeRule } from '@cronsvc/core';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
-import { paths } from '../paths.js';
+import { paths, safeReturnPath } from '../paths.js';
 import { channelsView } from '../views/channels.view.js';
 
 /** Channels with their rules, a monitor's new rule, and Send test (the page comes back with the outcome beside the button). */
@@ -24,6 +24,18 @@ export function channelsRoutes(deps: ConsoleDeps): Router {
     const monitorId = typeof req.body?.monitor_id === 'string' ? req.body.monitor_id : '';
     await createRule(deps, workspaceOf(res), { kind: 'monitor', id: monitorId }, { channel_id: req.body?.channel_id, event: req.body?.event });
     redirectDone(res, paths.channels, 'rule-added');
+  });
+  // A rule's snooze, from wherever the rule is shown (its job's page or here): 60, 1440 or "until" unsnoozed.
+  router.post('/rules/:ruleId/snooze', async (req, res) => {
+    const ws = workspaceOf(res);
+    const minutes = typeof req.body?.minutes === 'string' ? req.body.minutes : '';
+    if (minutes === 'until') await snoozeRuleUntilUnsnoozed(deps, ws, req.params.ruleId);
+    else await snoozeRule(deps, ws, req.params.ruleId, { minutes: /^\d{1,5}$/.test(minutes) ? Number(minutes) : minutes });
+    redirectDone(res, safeReturnPath(req.body?.back) ?? paths.channels, 'rule-snoozed');
+  });
+  router.post('/rules/:ruleId/unsnooze', async (req, res) => {
+    await unsnoozeRule(deps, workspaceOf(res), req.params.ruleId);
+    redirectDone(res, safeReturnPath(req.body?.back) ?? paths.channels, 'rule-unsnoozed');
   });
   router.post('/:id/test', async (req, res) => {
     const result = await testChannel({ ...deps, ...deps.senders }, workspaceOf(res), req.params.id);

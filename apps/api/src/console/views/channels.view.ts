@@ -3,6 +3,7 @@ import type { ChannelRule } from '@cronsvc/core';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
 import { csrfField, page, postButton, type ViewContext } from './layout.js';
+import { ruleState } from './rule-state.view.js';
 
 /** The outcome of a channel's test, announced where the button is. */
 function testResult(channelId: string, result: ChannelTestResult | undefined): Html {
@@ -28,7 +29,7 @@ function rules(ctx: ViewContext, channelRules: ChannelRule[]): Html {
   const items = channelRules.map((r) => {
     const owner = r.job ? { kind: 'job' as const, ...r.job } : { kind: 'monitor' as const, ...(r.monitor as { id: string; name: string }) };
     const link = owner.kind === 'job' ? html`job <a href="${paths.job(owner.id)}">${owner.name}</a>` : html`monitor ${owner.name}`;
-    return html`<li class="actions"><span><strong>${r.event}</strong> of ${link}</span>${postButton(ctx, paths.ruleDelete(owner, r.id), 'Remove', {
+    return html`<li class="actions"><span><strong>${r.event}</strong> of ${link}</span>${ruleState(ctx, r.rule, paths.channels)}${postButton(ctx, paths.ruleDelete(owner, r.id), 'Remove', {
       className: 'small',
       fields: { back: paths.channels },
     })}</li>`;
