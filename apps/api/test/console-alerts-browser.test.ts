@@ -59,3 +59,39 @@ it('adds an on_failure rule with its options, snoozes it for 1 h, 1 day and unti
   }
   await page.context().close();
 });
+
+it('creates a channel of every type from its form, and edits one keeping its hidden credential', async () => {
+  const page = await f.signedInPage(DESKTOP);
+  await page.goto(`${f.base}/console/channels`);
+  const fill = async (type: string, name: string, fields: Record<string, string>, checks: string[] = []) => {
+    await page.getByText(`New ${type} channel`, { exact: true }).click();
+    await page.locator(`#new-${type}-name`).fill(name);
+    for (const [field, value] of Object.entries(fields)) await page.locator(`#new-${type}-${field}`).fill(value);
+    for (const field of checks) await page.locator(`#new-${type}-${field}`).check();
+    await page.locator(`form:has(#new-${type}-name)`).getByRole('button', { name: 'Create channel' }).click();
+    await page.waitForURL(/done=channel-created/);
+  };
+  await fill('webhook', 'form hook', { url: 'https://hooks.example.com/form', signing_secret: 'form-secret' });
+  await fill('email', 'form mail', { email: 'form@example.com' });
+  await fill('chat_a', 'form chat a', { webhook_url: 'https://chat-a.example.com/hook', mention_text: '<!here>' }, ['include_output']);
+  await fill('chat_b', 'form chat b', { webhook_url: 'https://chat-b.example.com/hook', mention_role_ids: '42, 43' });
+  await fill('chat_c', 'form chat c', { bot_token: '123:abc', chat_id: '-1001', message_thread_id: '5' });
+  const channels = (await f.get('/v1/notification-channels')).body.data as Record<string, any>[];
+  const byName = new Map(channels.map((c) => [c.name, c]));
+  expect(byName.get('form hook')).toMatchObject({ type: 'webhook', configured_secrets: ['url', 'signing_secret'] });
+  expect(byName.get('form mail')).toMatchObject({ type: 'email', config: { email: 'form@example.com' } });
+  expect(byName.get('form chat a')).toMatchObject({ type: 'chat_a', config: { mention_text: '<!here>', include_output: true } });
+  expect(byName.get('form chat b')).toMatchObject({ type: 'chat_b', config: { mention_role_ids: ['42', '43'], include_output: false } });
+  expect(byName.get('form chat c')).toMatchObject({ type: 'chat_c', config: { chat_id: '-1001', message_thread_id: '5' }, configured_secrets: ['bot_token'] });
+  expect(await accessibilityProblems(page)).toEqual([]);
+
+  const hook = byName.get('form hook')!;
+  const card = page.locator(`section[aria-labelledby="channel-${hook.id}"]`);
+  await card.getByText('Edit', { exact: true }).click();
+  await card.getByLabel('Name', { exact: true }).fill('renamed hook');
+  await card.getByRole('button', { name: 'Save channel' }).click();
+  await page.waitForURL(/done=channel-updated/);
+  expect((await f.get(`/v1/notification-channels/${hook.id}`)).body).toMatchObject({ name: 'renamed hook', configured_secrets: ['url', 'signing_secret'] });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'channels-forms.png'), fullPage: true });
+  await page.context().close();
+});

@@ -9,6 +9,8 @@ const NOTICES: Record<string, string> = {
   'rule-added': 'Notification rule added.',
   'rule-removed': 'Notification rule removed.',
   'rule-snoozed': 'Notification rule snoozed.',
+  'channel-created': 'Channel created.',
+  'channel-updated': 'Channel saved.',
   'rule-unsnoozed': 'Notification rule no longer snoozed.',
   'replayed': 'Replay queued.',
   'run-queued': 'Run queued.',

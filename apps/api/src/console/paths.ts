@@ -27,6 +27,7 @@ export const paths = {
   monitorAction: (id: string, action: 'pause' | 'resume' | 'delete') => at('monitors', id, action),
   channels: at('channels'),
   channelTest: (id: string) => at('channels', id, 'test'),
+  channel: (id: string) => at('channels', id),
   monitorRule: at('channels', 'monitor-rules'),
   ruleSnooze: (ruleId: string, action: 'snooze' | 'unsnooze') => at('channels', 'rules', ruleId, action),
   secrets: at('secrets'),

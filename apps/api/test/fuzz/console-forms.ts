@@ -66,6 +66,12 @@ export const CONSOLE_FORMS: Record<string, ConsoleForms> = {
   'POST /console/monitors/:id/rules/:ruleId/delete': (): FormFields[] => [{}, { back: '/console/monitors' }],
   'POST /console/channels/monitor-rules': (ids): FormFields[] => [{ monitor_id: own(ids, 'monitor'), channel_id: own(ids, 'channel'), event: 'on_down' }],
   'POST /console/channels/:id/test': (): FormFields[] => [{}],
+  'POST /console/channels': (): FormFields[] => [
+    { type: 'webhook', name: 'hook', url: 'https://hooks.example.com/in', signing_secret: '' },
+    { type: 'email', name: 'mail', email: 'ops@example.com' },
+    { type: 'chat_b', name: 'chat', webhook_url: 'https://chat.example.com/hook', mention_role_ids: '42, 43', include_output: 'on' },
+  ],
+  'POST /console/channels/:id': (): FormFields[] => [{ name: 'renamed', url: '' }, { name: 'renamed', url: 'https://hooks.example.com/other' }],
   'POST /console/channels/rules/:ruleId/snooze': (): FormFields[] => [{ minutes: '60' }, { minutes: '1440', back: '/console/channels' }, { minutes: 'until' }],
   'POST /console/channels/rules/:ruleId/unsnooze': (): FormFields[] => [{}, { back: '/console/jobs' }],
   'POST /console/secrets': (): FormFields[] => [{ name: 'FUZZ_SECRET', value: 'a value' }],

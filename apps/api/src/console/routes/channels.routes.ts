@@ -1,6 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import type { ChannelTestResult } from '@cronsvc/contracts';
-import { createRule, listChannelRules, listChannels, listMonitors, serializeChannel, snoozeRule, snoozeRuleUntilUnsnoozed, testChannel, unsnoozeRule } from '@cronsvc/core';
+import { CHANNEL_TYPES, type ChannelType } from '@cronsvc/contracts';
+import {
+  AppError, createChannel, createRule, findChannel, listChannelRules, listChannels, listMonitors, serializeChannel, snoozeRule, snoozeRuleUntilUnsnoozed, testChannel,
+  unsnoozeRule, updateChannel,
+} from '@cronsvc/core';
+import { channelConfigFromForm } from '../channel-form.js';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { paths, safeReturnPath } from '../paths.js';
 import { channelsView } from '../views/channels.view.js';
@@ -19,6 +24,13 @@ export function channelsRoutes(deps: ConsoleDeps): Router {
   }
 
   router.get('/', (req, res) => channelsPage(req, res));
+  // A new channel of any type, from the form of its type.
+  router.post('/', async (req, res) => {
+    const type = req.body?.type as ChannelType;
+    if (!CHANNEL_TYPES.includes(type)) throw AppError.validation([{ path: 'type', message: `must be one of ${CHANNEL_TYPES.join(', ')}` }]);
+    await createChannel(deps, workspaceOf(res), { name: req.body?.name, type, config: channelConfigFromForm(type, req.body ?? {}, false) });
+    redirectDone(res, paths.channels, 'channel-created');
+  });
   // A job's rules are added on its page; a monitor's here, where its channel is.
   router.post('/monitor-rules', async (req, res) => {
     const monitorId = typeof req.body?.monitor_id === 'string' ? req.body.monitor_id : '';
@@ -36,6 +48,14 @@ export function channelsRoutes(deps: ConsoleDeps): Router {
   router.post('/rules/:ruleId/unsnooze', async (req, res) => {
     await unsnoozeRule(deps, workspaceOf(res), req.params.ruleId);
     redirectDone(res, safeReturnPath(req.body?.back) ?? paths.channels, 'rule-unsnoozed');
+  });
+  // After the literal paths above: a channel's name and settings; credentials left empty stay as they are.
+  router.post('/:id', async (req, res) => {
+    const ws = workspaceOf(res);
+    const current = await findChannel(deps.db, ws, req.params.id);
+    const config = channelConfigFromForm(current.type as ChannelType, req.body ?? {}, true);
+    await updateChannel(deps, ws, req.params.id, { name: req.body?.name, config });
+    redirectDone(res, paths.channels, 'channel-updated');
   });
   router.post('/:id/test', async (req, res) => {
     const result = await testChannel({ ...deps, ...deps.senders }, workspaceOf(res), req.params.id);
