@@ -2,12 +2,12 @@
 # - build: every dependency, the type check and `npm run build` (compiled JavaScript, no TypeScript
 #   at run time: docs/adr/016-compiled-output-for-production.md);
 # - deps: the production dependencies of the four apps, and nothing else;
-# - the image itself: Node.js, those dependencies, the compiled apps and the migrations, run as
+# - the image itself: Node.js 24 LTS, those dependencies, the compiled apps and the migrations, run as
 #   the unprivileged `node` user with NODE_ENV=production and no npm between Docker and node.
 # By default it runs `npm start`'s supervisor (all four apps in one container); docker-compose.yml
 # runs each app in its own container instead.
 
-FROM node:20-slim AS manifests
+FROM node:24-slim AS manifests
 WORKDIR /app
 # The manifests alone, so that each install is cached until a dependency changes.
 COPY package.json package-lock.json ./
@@ -45,7 +45,7 @@ RUN npm ci --omit=dev --omit=optional --ignore-scripts \
  && find node_modules/@prisma/client/runtime -name '*.map' -delete \
  && npm cache clean --force
 
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production
 # No NODE_OPTIONS here: the default command's supervisor gives the scheduler and the notifier an
 # 8 MB young generation and leaves the API and the executor V8's default (docs/OPERATIONS.md,

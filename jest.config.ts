@@ -18,6 +18,7 @@ const onPostgresQueues = [
   'apps/executor/test/park-resume.test.ts',
   'apps/executor/test/concurrency-slots.test.ts',
   'apps/executor/test/fair-share.test.ts',
+  'apps/executor/test/host-budgets-executors.test.ts',
   'apps/executor/test/shutdown.test.ts',
   'apps/scheduler/test/recovery.test.ts',
   'apps/notifier/test/callbacks.test.ts',

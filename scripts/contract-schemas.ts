@@ -12,9 +12,9 @@ export const CONTRACT_SCHEMAS_FILE = path.join(root, 'apps/api/src/openapi/contr
 
 /** The answers of the API, by their contract type name. */
 export const RESPONSE_TYPES = [
-  'ApiTokenCreated', 'Approval', 'ApprovalDecisionResult', 'Channel', 'ChannelTestResult', 'Delivery', 'DlqStats', 'ErrorEnvelope', 'Execution',
-  'ExecutionSummary', 'Fire', 'ImportResult', 'Job', 'JobContext', 'JobSummary', 'Monitor', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
-  'Rule', 'Secret', 'SigningKey', 'SnoozeLink', 'SnoozeLinkResult', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
+  'ApiToken', 'ApiTokenCreated', 'ApplyDocument', 'ApplyResult', 'Approval', 'ApprovalDecisionResult', 'AuditEvent', 'Channel', 'ChannelTestResult', 'Delivery', 'DlqStats', 'ErrorEnvelope', 'Execution',
+  'ExecutionSummary', 'Fire', 'HostLimit', 'ImportResult', 'Job', 'JobContext', 'JobStats', 'JobSummary', 'Monitor', 'MonitorPing', 'PingResult', 'PurgeResult', 'ReplayBatchResult', 'ResumeResult',
+  'Rule', 'Secret', 'ShieldsEndpoint', 'SigningKey', 'SnoozeLink', 'SnoozeLinkResult', 'TagChange', 'TagList', 'TriggerResult', 'WorkspaceCreated', 'WorkspaceFire',
 ];
 
 type Schema = Record<string, unknown>;

@@ -1,12 +1,13 @@
 // `npm run dev`: `npm start` set up for trying the service on this machine. The workspace
-// `default` takes the API token `dev-token` (BOOTSTRAP_API_TOKEN) and jobs may call local
-// servers (ALLOW_PRIVATE_TARGETS); either can still be set otherwise in the environment. Once
+// `default` takes the API token `dev-token` (BOOTSTRAP_API_TOKEN), jobs may call local servers
+// (ALLOW_PRIVATE_TARGETS), and the API listens on this machine only (HOST=127.0.0.1), since that
+// token is known to all; each can still be set otherwise in the environment. Once
 // the API answers that token, one line gives a curl to paste: a job that calls the service's
 // own /healthz once.
 import { createLogger, loadConfig } from '@cronsvc/core';
+import { localApiUrl, untilAnswering } from '@cronsvc/core/start-up';
 
 const DEV_TOKEN = 'dev-token';
-const READY_POLL_MS = 250;
 // The first start may initialise the embedded PostgreSQL and migrate it.
 const READY_WAIT_MS = 10 * 60_000;
 
@@ -16,15 +17,7 @@ if (process.env.NODE_ENV === 'production') {
 }
 process.env.BOOTSTRAP_API_TOKEN ||= DEV_TOKEN;
 process.env.ALLOW_PRIVATE_TARGETS ||= 'true';
-
-async function answers(url: string, token: string): Promise<boolean> {
-  try {
-    const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2_000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
+process.env.HOST ||= '127.0.0.1';
 
 /** Says how to try the service once its API takes the token; a configuration error is left to the start itself. */
 async function announceWhenReady(): Promise<void> {
@@ -36,10 +29,7 @@ async function announceWhenReady(): Promise<void> {
   }
   const token = process.env.BOOTSTRAP_API_TOKEN!;
   const deadline = Date.now() + READY_WAIT_MS;
-  while (!(await answers(`http://127.0.0.1:${config.port}/v1/jobs?limit=1`, token))) {
-    if (Date.now() > deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS).unref());
-  }
+  if (!(await untilAnswering(`${localApiUrl(config)}/v1/jobs?limit=1`, () => Date.now() < deadline, { Authorization: `Bearer ${token}` }))) return;
   const base = config.publicBaseUrl;
   const job = JSON.stringify({ name: 'hello', kind: 'one_time', request: { url: `${base}/healthz` } });
   const logger = createLogger({ level: 'info', production: false, service: 'dev' });

@@ -70,6 +70,15 @@ describe('the Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('builds and runs on Node.js 24 LTS, the release the README names', () => {
+    const bases = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8')
+      .split('\n')
+      .filter((line) => /^FROM\s/i.test(line))
+      .map((line) => line.split(/\s+/)[1])
+      .filter((base) => !stages.some((s) => s.name === base));
+    expect(bases).toEqual(['node:24-slim', 'node:24-slim']);
+  });
+
   it('runs as a user other than root, with NODE_ENV=production, started by node itself', () => {
     const user = all(image, 'USER').at(-1);
     expect(user).toBeDefined();

@@ -112,6 +112,8 @@ it('starts with npm run dev, which prints a curl that works when pasted', async 
     NODE_OPTIONS: '',
   });
   const pasted = await waitFor(() => /^ {2}(curl .*)$/m.exec(service.output())?.[1], { timeoutMs: 120_000, what: () => `the curl of npm run dev (output: ${service.output()})` });
+  // The well-known token is reachable from this machine only.
+  expect(service.output()).toContain(`(listening on 127.0.0.1:${apiPort})`);
   const job = JSON.parse((await run(pasted)).stdout) as { id: string; kind: string };
   expect(job).toMatchObject({ id: expect.stringMatching(/^job_/), kind: 'one_time' });
   const { data } = await api<{ data: Execution[] }>('GET', `/v1/jobs/${job.id}/executions`);
@@ -190,6 +192,9 @@ it('stops every process on Ctrl-C', async () => {
   expect(pids.length).toBeGreaterThanOrEqual(5);
   // Ctrl-C in a terminal signals the whole foreground process group.
   process.kill(-service.child.pid!, 'SIGINT');
-  await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 30_000, what: 'every process of npm run dev to exit' });
+  // npm returns what the service exits with, once its last process is gone, and says so last.
+  expect(await service.exited).toBe(0);
+  await waitFor(() => pids.every((pid) => !alive(pid)), { timeoutMs: 5_000, what: 'every process of npm run dev to exit' });
   expect(service.output()).toMatch(/\[supervisor\] stopping/);
+  expect(service.output().trimEnd().split('\n').at(-1)).toMatch(/\[supervisor\] stopped \(exit 0\)$/);
 }, SLOW);

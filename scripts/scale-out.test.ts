@@ -25,7 +25,8 @@ beforeAll(async () => {
   service = await startCompiledService(
     productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }),
     { api: 2, scheduler: 2, executor: 3, notifier: 2 },
-    (name, index): Record<string, string> => (name === 'api' && index === 0 ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
+    // Every API gets the token: an API started without it revokes the one an earlier setting made.
+    (name): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
   );
 });
 

@@ -5,9 +5,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { announce, childNodeOptions, countStops, HAND_BACK_MS, startUp, stopNotice, stopOnSignals, storesEnv } from '@cronsvc/core/start-up';
+import {
+  announce,
+  childNodeOptions,
+  countStops,
+  HAND_BACK_MS,
+  localApiUrl,
+  startUp,
+  stopNotice,
+  stoppedNotice,
+  stopOnSignals,
+  storesEnv,
+  untilAnswering,
+} from '@cronsvc/core/start-up';
 import { whenParentGone } from './supervisor/parent.js';
-import { allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
+import { allInOneNotifierId, allInOneSignals, newSupervisorId, superviseChildren } from './supervisor/signals.js';
 
 const APPS = ['api', 'scheduler', 'executor', 'notifier'] as const;
 type App = (typeof APPS)[number];
@@ -22,8 +34,13 @@ const appArgs = (name: string) =>
 // work back and close; a child still there then is killed.
 const STOP_BACKSTOP_MS = 15_000;
 
-// Split, the API applies BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
-const { config, logger, stores } = await startUp('supervisor', { bootstrapToken: (c) => c.allInOne });
+// Split, the API owns BOOTSTRAP_API_TOKEN: this process then never loads Prisma.
+const { config, logger, stores } = await startUp('supervisor', {
+  bootstrapToken: (c) => (c.allInOne ? 'own' : 'leave'),
+  // The addresses come once the API answers, which takes a while on a first start.
+  starting: (c) =>
+    `starting: migrating, starting ${APPS.length} apps (${APPS.join(', ')})${c.allInOne ? ' in this process' : ''}; the addresses follow once the API answers`,
+});
 const supervisorId = newSupervisorId();
 
 if (config.allInOne) {
@@ -35,7 +52,7 @@ if (config.allInOne) {
     import('@cronsvc/notifier'),
   ]);
   const runtime = createRuntime({ ...config, supervisor: supervisorId }, logger, { dbPoolSize: 40 });
-  const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime)];
+  const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime, { workerId: allInOneNotifierId(runtime) })];
   const signals = await allInOneSignals(runtime);
   announce(logger, runtime.config, 'all');
   // The API stops first so no new work arrives while the workers drain.
@@ -62,8 +79,15 @@ if (config.allInOne) {
     // Only the API applies BOOTSTRAP_API_TOKEN, so the workers load Prisma when their work needs it.
     ...(name === 'api' ? {} : { BOOTSTRAP_API_TOKEN: '' }),
   });
-  // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too.
-  const exit = (code: number) => void signals.close().finally(() => stores.stop().finally(() => process.exit(code)));
+  // Once the children are gone, the embedded PostgreSQL (if this process started it) goes too;
+  // then the last line says the service stopped.
+  const exit = (code: number) =>
+    void signals.close().finally(() =>
+      stores.stop().finally(() => {
+        logger.info(stoppedNotice(code));
+        process.exit(code);
+      }),
+    );
   let stopping = false;
   let abandoned = false;
   const launch = (name: App, restarts: number) => {
@@ -125,5 +149,8 @@ if (config.allInOne) {
   });
   whenParentGone(() => trigger('parent exited'));
   for (const name of APPS) launch(name, 0);
-  announce(logger, config, 'all');
+  // The addresses are for clicking: they are printed once the API answers (a restarted API too).
+  void untilAnswering(`${localApiUrl(config)}/healthz`, () => !stopping).then((answered) => {
+    if (answered) announce(logger, config, 'all');
+  });
 }

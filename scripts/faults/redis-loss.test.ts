@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
-  createTestDatabase, productionEnv, startCompiledService, startTargetServer, throwawayRedis, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase,
+  aOneTimeJob, createTestDatabase, productionEnv, startCompiledService, startTargetServer, throwawayRedis, uniqueName, waitFor, type CompiledService, type TargetServer, type TestDatabase,
   type ThrowawayRedis
 } from '@cronsvc/core/testing';
-import { callsByPath, createBurst, lagOf, until, type Burst } from './burst.js';
+import { callsByPath, createBurst, inParallel, lagOf, until, type Burst } from './burst.js';
 import { faultScale } from './scale.js';
 
 // Redis loses the queues (docs/RELIABILITY.md, "Losing Redis or Postgres") a few seconds before a
@@ -29,7 +29,9 @@ beforeAll(async () => {
   service = await startCompiledService(
     productionEnv({ DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_BACKEND: 'redis', REDIS_PREFIX: uniqueName('test') }),
     { api: 1, scheduler: 1, executor: 1 },
-    (name): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
+    // The reconciler's pass is out of reach of these tests: what is queued again is queued by the
+    // scheduler's loss watch and by each process when Redis is back.
+    (name): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : name === 'scheduler' ? { RECONCILE_INTERVAL_MS: '600000' } : {}),
   );
 }, 120_000);
 
@@ -90,4 +92,52 @@ it('calls every job of a burst once and on time when Redis restarts without its 
     await redis.start();
   });
   expectOnceAndOnTime(burst, 'restart');
+}, 120_000);
+
+/** The JSON log lines a process wrote from `since` on. */
+function linesSince(output: string, since: number): { level: string; msg: string }[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: string; msg: string; time: string })
+    .filter((line) => Date.parse(line.time) >= since);
+}
+
+it('a Redis outage is one warning and one "back" line per process, and jobs accepted meanwhile are queued as soon as it is back', async () => {
+  const JOBS = 20;
+  const stoppedAt = Date.now();
+  await redis.stop();
+  const downAt = Date.now();
+  const paths = Array.from({ length: JOBS }, (_, i) => `/outage-${i}`);
+  // Accepted while Redis is down: their work waits in Postgres.
+  const statuses = await inParallel(JOBS, 10, async (i) => {
+    const res = await fetch(`${service.apis[0]}/v1/jobs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(aOneTimeJob({ name: `outage-${i}`, request: { url: `${target.url}${paths[i]}` } })),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  });
+  expect(statuses.every((s) => s === 201)).toBe(true);
+  // Down long enough for every connection to fail several reconnections.
+  await until(downAt + 5_000);
+  expect(target.received.filter((r) => paths.includes(r.url))).toEqual([]);
+  await redis.start();
+  const backAt = Date.now();
+  const calls = () => paths.map((path) => target.received.filter((r) => r.url === path).length);
+  // The reconciler does not run in these tests: the calls come from the queueing on Redis's return.
+  await waitFor(() => calls().every((n) => n > 0), { timeoutMs: 30_000, what: () => `every job accepted during the outage to be called:\n${service.output().slice(-5_000)}` });
+  process.stdout.write(`Redis down ${backAt - downAt} ms: the ${JOBS} jobs accepted meanwhile were called within ${Date.now() - backAt} ms of its return\n`);
+  expect(calls().every((n) => n === 1)).toBe(true);
+  // Each process gets its connections back on its own retry timer: wait for every "back" line.
+  await waitFor(() => service.processes.every((p) => linesSince(p.app.output(), stoppedAt).some((l) => l.msg === 'Redis is back')), {
+    what: () => `each process to log that Redis is back:\n${service.output().slice(-5_000)}`,
+  });
+  for (const p of service.processes) {
+    const lines = linesSince(p.app.output(), stoppedAt);
+    const warnings = lines.filter((l) => l.level === 'warn' || l.level === 'error');
+    expect({ process: p.name, warnings: warnings.map((l) => l.msg) }).toEqual({ process: p.name, warnings: ['Redis cannot be reached; work waits in Postgres and is queued when it is back'] });
+    expect(lines.filter((l) => l.msg === 'Redis is back')).toHaveLength(1);
+  }
 }, 120_000);

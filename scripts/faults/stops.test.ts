@@ -22,8 +22,9 @@ import {
 import { faultScale } from './scale.js';
 
 // Stopping the service as operators do (docs/RELIABILITY.md, "Stopping the service"): Ctrl-C to
-// the terminal's process group, SIGTERM to the `npm start` process alone, a second Ctrl-C, and
-// the same in ALL_IN_ONE mode, each with requests in flight to a target that answers slowly.
+// the terminal's process group, SIGHUP to it (a closed terminal), SIGTERM to the `npm start`
+// process alone, a second Ctrl-C, and the same in ALL_IN_ONE mode, each with requests in flight
+// to a target that answers slowly.
 
 const IN_FLIGHT = faultScale(10, 30);
 const ANSWER_MS = faultScale(2_000, 4_000);
@@ -163,12 +164,32 @@ it('SIGTERM to the npm process alone stops the whole service, finishing the work
   const { app, base } = await start({}, { npm: true });
   await requestsInFlight(base, 3);
   const pgid = app.child.pid!;
-  expect((await groupProcesses(pgid)).length).toBeGreaterThanOrEqual(6); // npm, its shell, the supervisor and four apps
+  expect((await groupProcesses(pgid)).length).toBeGreaterThanOrEqual(6); // npm, the supervisor and four apps
   process.kill(pgid, 'SIGTERM');
   await groupGone(app);
   const done = await executions();
   expect(done.map((e) => e.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   expect(urls(target.received)).toEqual(expected(3));
+});
+
+it(`SIGHUP to the group of \`npm start\` (a closed terminal) with ${IN_FLIGHT} requests in flight: each finishes once, is recorded, and a restart sends nothing again`, async () => {
+  const port = await freePort();
+  const { app, base } = await start({}, { npm: true, port });
+  await requestsInFlight(base, IN_FLIGHT);
+  process.kill(-app.child.pid!, 'SIGHUP');
+  await groupGone(app);
+  expect(urls(target.received)).toEqual(expected(IN_FLIGHT));
+  const done = await executions();
+  expect(done).toHaveLength(IN_FLIGHT);
+  expect(done.every((e) => e.status === 'succeeded' && e.attempts === 1)).toBe(true);
+  expect(app.output()).toMatch(/stopping, \d+ requests? in flight/);
+  expect(app.output()).not.toMatch(/stopping at once|work in flight handed back|grace period is over/);
+
+  const again = await start({ RECONCILE_INTERVAL_MS: '500' }, { port });
+  await new Promise((r) => setTimeout(r, 2_000));
+  expect(target.received).toHaveLength(IN_FLIGHT);
+  process.kill(-again.app.child.pid!, 'SIGINT');
+  await groupGone(again.app);
 });
 
 it('SIGTERM to the executor alone: it finishes its requests in flight, and the supervisor stops the rest and exits 0', async () => {

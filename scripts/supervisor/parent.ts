@@ -1,5 +1,6 @@
-// npm does not pass a SIGTERM on to the script it runs: its shell dies, and the supervisor would
-// be re-parented and run on with nobody to stop it (docs/RELIABILITY.md, "Stopping the service").
+// npm passes SIGINT and SIGTERM on to the node it runs through `exec`, but npm killed outright
+// would leave the supervisor re-parented, running on with nobody to stop it (docs/RELIABILITY.md,
+// "Stopping the service").
 
 const POLL_MS = 500;
 

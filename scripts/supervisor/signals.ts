@@ -50,13 +50,17 @@ export function superviseChildren(supervisorId: string, databaseUrl: string, log
   };
 }
 
+/** ALL_IN_ONE: the id of the notifier's heartbeat, which its delivery claims name (the executor's is the runtime's). */
+export function allInOneNotifierId(runtime: Runtime): string {
+  return `${runtime.workerId}-notifier`;
+}
+
 /** ALL_IN_ONE: one process runs every app, so it beats for each worker and counts as each app. */
 export async function allInOneSignals(runtime: Runtime): Promise<{ stop(): Promise<void> }> {
   for (const app of ['api', ...WORKER_KINDS] as const) markProcess(app);
-  // The executor's beat carries the runtime's id, which its claims name (docs/adr/018-liveness-based-reclaim.md).
-  const heartbeats = await Promise.all(
-    WORKER_KINDS.map((kind) => startHeartbeat(runtime, kind, runtime.config.supervisor, kind === 'executor' ? runtime.workerId : undefined)),
-  );
+  // The executor's and the notifier's beats carry the ids their claims name (docs/adr/018-liveness-based-reclaim.md).
+  const ids: Partial<Record<(typeof WORKER_KINDS)[number], string>> = { executor: runtime.workerId, notifier: allInOneNotifierId(runtime) };
+  const heartbeats = await Promise.all(WORKER_KINDS.map((kind) => startHeartbeat(runtime, kind, runtime.config.supervisor, ids[kind])));
   return {
     async stop() {
       await Promise.all(heartbeats.map((h) => h.stop()));

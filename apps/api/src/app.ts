@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { createHttpClient, createMailer, SEND_TIMEOUT_MS, type Deps, type Runtime } from '@cronsvc/core';
-import { requireApiToken } from './middleware/auth.js';
+import { refuseWithError, requireApiToken, requirePermission } from './middleware/auth.js';
 import { jsonBodiesOnly, jsonBody } from './middleware/json-body.js';
 import { PUBLIC_PREFIXES } from './middleware/public.js';
 import { limitCounter, publicRateLimit, rateLimit } from './middleware/rate-limit.js';
@@ -8,7 +8,7 @@ import { errorHandler, notFoundRoute, nulInPath } from './middleware/errors.js';
 import { observeRequests } from './middleware/observe-requests.js';
 import { workspaceReadGate, workspaceReads } from './middleware/workspace-reads.js';
 import { requestId } from './middleware/request-id.js';
-import { routeNamer } from './routes/route-table.js';
+import { routeExists, routeNamer } from './routes/route-table.js';
 import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
 import { approvalsRouter } from './routers/approvals.router.js';
@@ -23,11 +23,16 @@ import { operatorRouter } from './routers/operator.router.js';
 import { pingRouter } from './routers/ping.router.js';
 import { notificationRulesRouter } from './routers/notification-rules.router.js';
 import { snoozeRouter } from './routers/snooze.router.js';
+import { badgesRouter } from './routers/badges.router.js';
 import { resumeRouter } from './routers/resume.router.js';
+import { hostLimitsRouter } from './routers/host-limits.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
 import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
+import { auditEventsRouter } from './routers/audit-events.router.js';
+import { tokensRouter } from './routers/tokens.router.js';
+import { tagsRouter } from './routers/tags.router.js';
 import { CONSOLE_PATH, consoleRouter } from './console/index.js';
 
 /**
@@ -50,6 +55,8 @@ export function createApp(deps: ApiDeps): Express {
     mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
   };
   const routeOf = routeNamer(app);
+  // Every route's permission, from one table (apps/api/src/routes/permissions.ts), for the API and the console.
+  const routes = { routeOf, exists: routeExists(app) };
   app.use(requestId, observeRequests(deps.logger, routeOf));
   app.use(operatorRouter(deps));
   app.use(docsRouter(deps));
@@ -70,10 +77,11 @@ export function createApp(deps: ApiDeps): Express {
   app.use(PUBLIC_PREFIXES.resume, resumeRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.approvals, approvalsRouter(deps, limitPublic));
   app.use(PUBLIC_PREFIXES.snooze, snoozeRouter(deps, limitPublic));
+  app.use(PUBLIC_PREFIXES.badges, badgesRouter(deps, limitPublic));
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
   const reads = workspaceReadGate();
-  app.use(CONSOLE_PATH, consoleRouter(deps, senders, { token: tokenLimit, signIn: signInLimit, reads }));
+  app.use(CONSOLE_PATH, consoleRouter(deps, senders, { token: tokenLimit, signIn: signInLimit, reads }, routes));
   app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
   app.use(jsonBody('1mb'));
 
@@ -81,7 +89,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(DASHBOARD_PATH, queueDashboard(deps.queues, { adminToken: deps.config.adminToken, actions: deps.config.queueDashboardActions }));
 
   const v1 = express.Router();
-  v1.use(requireApiToken(deps.pool));
+  v1.use(requireApiToken(deps.pool), requirePermission(routes, refuseWithError));
   // Nothing at all when the limit is off. Public endpoints (token in the path) and the admin API
   // are not API-token endpoints and are not limited.
   if (tokenLimit) v1.use(rateLimit(tokenLimit));
@@ -96,6 +104,10 @@ export function createApp(deps: ApiDeps): Express {
   v1.use('/notification-channels', channelsRouter(deps, senders));
   v1.use('/notification-rules', notificationRulesRouter(deps));
   v1.use('/monitors', monitorsRouter(deps));
+  v1.use('/tokens', tokensRouter(deps));
+  v1.use('/audit-events', auditEventsRouter(deps));
+  v1.use('/host-limits', hostLimitsRouter(deps));
+  v1.use('/tags', tagsRouter(deps));
   app.use('/v1', v1);
 
   app.use(notFoundRoute);

@@ -2,15 +2,15 @@ import type { Server } from 'node:http';
 import type { Runtime } from '@cronsvc/core';
 import { createApp } from './app.js';
 
-/** Listens on PORT (all interfaces); stop() finishes requests in flight. */
+/** Listens on HOST:PORT (every interface unless HOST says otherwise); stop() finishes requests in flight. */
 export async function startApi(runtime: Runtime): Promise<{ server: Server; stop(): Promise<void> }> {
   const app = createApp(runtime);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(runtime.config.port, '0.0.0.0', () => resolve(s));
+    const s = app.listen(runtime.config.port, runtime.config.host, () => resolve(s));
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
-  runtime.logger.info('api listening', { port: runtime.config.port, publicBaseUrl: runtime.config.publicBaseUrl });
+  runtime.logger.info('api listening', { host: runtime.config.host, port: runtime.config.port, publicBaseUrl: runtime.config.publicBaseUrl });
   return {
     server,
     stop: () =>

@@ -113,6 +113,7 @@ describe('fuzzing every route', () => {
     const renamed = await snapshotState(ctx.runtime, tables);
     // A longer name is more stored bytes: the workspace's total changes with the job.
     expect(changesBetween(before, renamed)).toEqual([
+      expect.stringMatching(/^audit_events: (\d+) rows -> \d+ rows$/),
       expect.stringMatching(/^jobs: (\d+) rows -> \1 rows, changed$/),
       expect.stringMatching(/^stored_bytes_totals: (\d+) rows -> \1 rows, changed$/),
     ]);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { aChannel, aCronJob, aMonitor, approvalStep, aRecurringJob, aRule, aWorkflow, httpStep } from '@cronsvc/core/testing';
+import { aChannel, aCronJob, aHostLimit, aMonitor, approvalStep, aRecurringJob, aRule, aWorkflow, httpStep } from '@cronsvc/core/testing';
 import { accessibilityProblems, DESKTOP, PHONE, SCREENSHOTS, scrollsSideways, useConsole } from './console-fixture.js';
 
 // Every console page, filled with data, at a desktop's and a phone's width: it renders, nothing
@@ -27,6 +27,11 @@ beforeAll(async () => {
   await aRule(f.ctx.runtime, f.workspaceId, { kind: 'job', id: failing.id }, channel.id, 'on_failure');
   await aMonitor(f.ctx.runtime, f.workspaceId, { name: 'backup heartbeat', expected_interval_sec: 86_400 });
   const secret = await f.post('/v1/secrets', { name: 'API_KEY', value: 'value' });
+  // Host limits, a host cooling down (the one the waiting run called), and an attempt that waited for its host.
+  await aHostLimit(f.ctx.runtime, f.workspaceId, 'api.example.com', { max_concurrency: 5, max_per_second: 20 });
+  await aHostLimit(f.ctx.runtime, f.workspaceId, 'a-rather-long-host-name.internal.example.com', { max_per_second: 0.5 });
+  await f.ctx.runtime.pool.query(`INSERT INTO host_limits (workspace_id, host, cooldown_until) VALUES ($1, '127.0.0.1', now() + interval '5 minutes')`, [f.workspaceId]);
+  await f.ctx.runtime.pool.query('UPDATE attempts SET budget_wait_ms = 1200 WHERE execution_id = $1 AND number = 1', [bad]);
   pages.push(
     ['jobs', '/console/jobs'],
     ['job', `/console/jobs/${job.id}`],
@@ -42,6 +47,7 @@ beforeAll(async () => {
     ['channels', '/console/channels'],
     ['secrets', '/console/secrets'],
     ['secret', `/console/secrets/${secret.body.id}`],
+    ['hosts', '/console/hosts'],
     ['not-found', '/console/jobs/job_missing'],
   );
 });
@@ -100,6 +106,18 @@ it('works from the keyboard: a skip link first, landmarks, the navigation names,
   expect(await page.getByRole('banner').count()).toBe(1);
   expect(await page.getByRole('main').count()).toBe(1);
   const nav = page.getByRole('navigation', { name: 'Console' });
-  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Executions', 'Dead letters', 'Monitors', 'Channels', 'Secrets', 'New job']);
+  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Executions', 'Dead letters', 'Monitors', 'Channels', 'Secrets', 'Host limits', 'Tokens', 'Audit log', 'New job']);
   expect(await nav.getByRole('link', { name: 'Jobs' }).getAttribute('aria-current')).toBe('page');
+});
+
+it('shows the wait for a host budget on an attempt, a running execution\'s host cool-down, and the host limits', async () => {
+  const page = await f.signedInPage(DESKTOP);
+  await page.goto(`${f.base}${pages.find(([name]) => name === 'execution')![1]}`);
+  expect(await page.getByText('waited 1.2 s for the host budget').count()).toBe(1);
+  await page.goto(`${f.base}${pages.find(([name]) => name === 'execution-waiting')![1]}`);
+  expect(await page.locator('dt', { hasText: 'Host cool-down' }).count()).toBe(1);
+  await page.goto(`${f.base}/console/hosts`);
+  const rows = page.locator('table.list tbody tr');
+  expect(await rows.locator('td[data-label="Host"]').allInnerTexts()).toEqual(['127.0.0.1', 'a-rather-long-host-name.internal.example.com', 'api.example.com']);
+  expect(await rows.nth(0).locator('td[data-label="Cool-down"]').innerText()).toMatch(/^until /);
 });

@@ -77,6 +77,8 @@ const changes = (o: Objects): [string, Record<string, string>][] => [
   ['/console/secrets', { name: 'ANOTHER', value: 'v' }],
   [`/console/secrets/${o.secret}`, { value: 'changed' }],
   [`/console/secrets/${o.secret}/delete`, { confirmed: 'yes' }],
+  ['/console/tags/billing/pause', { confirmed: 'yes' }],
+  ['/console/tags/billing/resume', { confirmed: 'yes' }],
 ];
 
 let mine: Objects;

@@ -28,11 +28,16 @@ describe('monitors', () => {
       id: expect.stringMatching(/^mon_/),
       name: 'nightly backup',
       expected_interval_sec: 86_400,
+      schedule: null,
       grace_sec: 600,
+      max_duration_sec: null,
       state: 'new',
       last_ping_at: null,
+      next_expected_at: null,
       next_due_at: null,
+      last_duration_ms: null,
       ping_url: expect.stringMatching(new RegExp(`^${BASE}/v1/ping/[A-Za-z0-9_-]{43}$`)),
+      badge_url: expect.stringMatching(new RegExp(`^${BASE}/v1/badges/bdg_[0-9a-f]{64}\\.svg$`)),
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });
@@ -138,11 +143,14 @@ describe('GET|POST /v1/ping/:token', () => {
     }
   });
 
-  it('takes JSON, text or no body alike, and refuses a body over 10 KiB with 413', async () => {
+  it('takes JSON, text or no body alike, keeps the first 10 KiB of a longer one, and refuses a body over 100 KiB with 413', async () => {
     const m = (await create(aMonitorBody({ name: 'bodies' }))).body;
     await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'application/json').send('{"broken json').expect(200);
-    const big = await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'text/plain').send('x'.repeat(10 * 1024 + 1));
-    expect([big.status, big.body.error.code, big.body.error.message]).toEqual([413, 'payload_too_large', 'request body is larger than 10 KiB']);
+    await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'text/plain').send('x'.repeat(50 * 1024)).expect(200);
+    const [long, broken] = (await request(api.app).get(`/v1/monitors/${m.id}/pings`).set(auth)).body.data;
+    expect([long.body_preview.length, broken.body_preview]).toEqual([10 * 1024, '{"broken json']);
+    const big = await request(api.app).post(`/v1/ping/${tokenOf(m)}`).set('Content-Type', 'text/plain').send('x'.repeat(100 * 1024 + 1));
+    expect([big.status, big.body.error.code, big.body.error.message]).toEqual([413, 'payload_too_large', 'request body is larger than 100 KiB']);
   });
 
   it('answers other methods with 405 and Allow, not 401', async () => {

@@ -21,7 +21,7 @@ interface Call {
 }
 
 /** Sends a request and checks its answer against the document; returns the answer. */
-async function call(method: 'get' | 'post' | 'patch' | 'delete', path: string, options: Call = {}): Promise<request.Response> {
+async function call(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, options: Call = {}): Promise<request.Response> {
   let req = request(f.app)[method](path).set(options.auth === undefined ? f.auth : (options.auth ?? {}));
   if (options.headers) req = req.set(options.headers);
   if (options.query) req = req.query(options.query);
@@ -71,6 +71,23 @@ it('answers every documented operation as the document says', async () => {
   await call('patch', `/v1/secrets/${secret.body.id}`, { body: { value: 'v2' } });
   await call('get', '/v1/signing-key');
   await call('post', '/v1/signing-key/rotate');
+  const made = await call('post', '/v1/tokens', { body: { name: 'conformance', scope: 'read' } });
+  await call('post', '/v1/tokens', { body: { scope: 'root' } });
+  await call('get', '/v1/tokens');
+  await call('get', '/v1/jobs', { auth: { Authorization: `Bearer ${made.body.api_token}` } });
+  await call('post', '/v1/tokens', { auth: { Authorization: `Bearer ${made.body.api_token}` }, body: {} });
+  await call('delete', `/v1/tokens/${made.body.id}`);
+  await call('get', '/v1/audit-events', { query: { action: 'token.created' } });
+  await call('get', '/v1/audit-events', { query: { from: 'yesterday' } });
+
+  // Host budgets.
+  await call('put', '/v1/host-limits/api.example.com', { body: { max_concurrency: 5 } });
+  await call('put', '/v1/host-limits/api.example.com', { body: { max_concurrency: 5, max_per_second: 2.5 } });
+  await call('put', '/v1/host-limits/api.example.com:443', { body: { max_concurrency: 5 } });
+  await call('get', '/v1/host-limits');
+  await call('get', '/v1/host-limits/api.example.com');
+  await call('delete', '/v1/host-limits/api.example.com');
+  await call('get', '/v1/host-limits/api.example.com');
 
   // Jobs.
   const body = aCronJob({ name: 'conformance', request: { url: url('/ok'), headers: { 'X-Token': '{{secret.conformance_token}}' } } });
@@ -89,6 +106,15 @@ it('answers every documented operation as the document says', async () => {
   await call('post', '/v1/jobs/import', { body: { crontab: `*/5 * * * * ${url('/ok')}\n61 * * * * ${url('/ok')}\n` } });
   await call('patch', `/v1/jobs/${job.body.id}/context`, { body: { cursor: '1', gone: null } });
   await call('get', `/v1/jobs/${job.body.id}/context`);
+  // Jobs as code
+  const keyed = { ...body, key: 'conformance.keyed', tags: ['conformance'] };
+  await call('post', '/v1/jobs/apply', { body: { jobs: [keyed], dry_run: true } });
+  await call('post', '/v1/jobs/apply', { body: { jobs: [keyed] } });
+  await call('post', '/v1/jobs/apply', { body: { jobs: [{ ...keyed, request: { url: 'nope' } }] } });
+  await call('get', '/v1/jobs/export', { query: { tag: 'conformance' } });
+  await call('get', '/v1/tags');
+  await call('post', '/v1/tags/conformance/pause');
+  await call('post', '/v1/tags/conformance/resume');
 
   // Channels and rules.
   const channel = await call('post', '/v1/notification-channels', { body: aChannelBody('webhook', { url: url('/hook') }, 'hook') });
@@ -106,6 +132,12 @@ it('answers every documented operation as the document says', async () => {
   await call('get', '/v1/executions', { query: { status: 'succeeded' } });
   await call('get', '/v1/executions', { query: { status: 'sleeping' } });
   await call('get', `/v1/jobs/${job.body.id}/executions`);
+  // Statistics and the job's badge, rotated.
+  await call('get', `/v1/jobs/${job.body.id}/stats`, { query: { window: '7d' } });
+  await call('get', `/v1/jobs/${job.body.id}/stats`, { query: { window: '1y' } });
+  const rotated = await call('post', `/v1/jobs/${job.body.id}/badge/rotate`);
+  await call('get', new URL(rotated.body.badge_url).pathname.replace(/\.svg$/, '.json'), { auth: null });
+  await call('get', `/v1/badges/bdg_${'0'.repeat(64)}.json`, { auth: null });
   await call('get', `/v1/executions/${run.body.id}/notifications`);
   await call('post', `/v1/executions/${run.body.id}/replay`);
   await call('post', `/v1/executions/${run.body.id}/park`);
@@ -152,6 +184,15 @@ it('answers every documented operation as the document says', async () => {
   await call('get', pingPath, { auth: null });
   await call('post', pingPath, { auth: null, body: { note: 'done' } });
   await call('get', '/v1/ping/not-a-token', { auth: null });
+  await call('get', `${pingPath}/start`, { auth: null });
+  await call('post', `${pingPath}/start`, { auth: null });
+  await call('get', `${pingPath}/0`, { auth: null });
+  await call('post', `${pingPath}/3`, { auth: null, body: 'exit 3' });
+  await call('get', `${pingPath}/256`, { auth: null });
+  await call('get', `${pingPath}/fail`, { auth: null });
+  await call('post', `${pingPath}/fail`, { auth: null, body: 'disk full' });
+  await call('get', `/v1/monitors/${monitor.body.id}/pings`, { query: { limit: '5' } });
+  await call('post', `/v1/monitors/${monitor.body.id}/badge/rotate`);
   await call('post', `/v1/monitors/${monitor.body.id}/pause`);
   await call('post', `/v1/monitors/${monitor.body.id}/resume`);
   const monitorRule = await call('post', `/v1/monitors/${monitor.body.id}/notification-rules`, { body: { channel_id: channel.body.id, event: 'on_down' } });

@@ -39,7 +39,7 @@ describe.each(spec.operations.map((o) => [`${o.method} ${o.path}`, o] as const))
   it('names its auth: bearer API token under /v1, the admin token under /admin/v1, the token in the path on public endpoints', () => {
     const security = operation.security as Json[];
     if (path.startsWith('/admin/v1/')) expect(security).toEqual([{ adminToken: [] }]);
-    else if (/^\/v1\/(ping|triggers|resume|approvals|snooze)\//.test(path)) {
+    else if (/^\/v1\/(ping|triggers|resume|approvals|snooze|badges|status)\//.test(path)) {
       expect(security).toEqual([]);
       expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'token', in: 'path', required: true })]));
     } else if (path === '/v1/openapi.json') expect(security).toEqual([]);

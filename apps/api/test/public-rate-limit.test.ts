@@ -109,15 +109,16 @@ it('limits an approval token across its page and its decisions, and a refused de
   expect(step.decision).toBeNull();
 });
 
-it('limits a ping token, and a refused ping records nothing', async () => {
+it('limits a ping token across every kind of ping, and a refused ping records nothing', async () => {
   const monitor = await aMonitor(f.ctx.runtime, f.workspaceId);
   const token = pingTokenOf(f.ctx.runtime, monitor);
   const from = freshAddress();
-  expect(await statuses(LIMIT, 'GET', () => `/v1/ping/${token}`, from)).toEqual(Array(LIMIT).fill(200));
+  const kinds = ['', '/start', '/0', '/fail', '/3'];
+  expect(await statuses(LIMIT, 'GET', (i) => `/v1/ping/${token}${kinds[i % kinds.length]}`, from)).toEqual(Array(LIMIT).fill(200));
   const before = await f.ctx.runtime.db.monitor.findUniqueOrThrow({ where: { id: monitor.id } });
-  expectLimited(await send('POST', `/v1/ping/${token}`, { from }));
+  for (const kind of kinds) expectLimited(await send('POST', `/v1/ping/${token}${kind}`, { from }));
   const after = await f.ctx.runtime.db.monitor.findUniqueOrThrow({ where: { id: monitor.id } });
-  expect(after.lastPingAt).toEqual(before.lastPingAt);
+  expect([after.lastPingAt, after.pingCount]).toEqual([before.lastPingAt, before.pingCount]);
 });
 
 it('limits a snooze link across its page and its POST, and a refused POST snoozes nothing', async () => {

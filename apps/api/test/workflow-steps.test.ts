@@ -56,6 +56,9 @@ it('runs three http steps in order, passing extracted values through the run con
     bodyTruncated: false,
   });
   expect(done.step_executions[2].attempts[0].request).toMatchObject({ method: 'GET', url: `${f.target.url}/notify?order=o-7&user=42`, body: null });
+  // Each step attempt has its per-phase timings; the later steps reuse the first one's connection.
+  expect(done.step_executions[0].attempts[0].timings).toMatchObject({ dns_ms: null, tls_ms: null, ttfb_ms: expect.any(Number), total_ms: expect.any(Number) });
+  expect(done.step_executions[2].attempts[0].timings).toMatchObject({ ttfb_ms: expect.any(Number), total_ms: done.step_executions[2].attempts[0].latencyMs });
   expect(done.final_output).toEqual({ user_id: 42, user: { id: 42, name: 'Ada' }, order: 'o-7', cursor: 'c-99' });
   expect(done.final_response).toEqual({ statusCode: 200, bodyPreview: '{"ok":true}' });
   expect((await f.get(`/v1/jobs/${job.id}/context`)).body).toEqual({ cursor: 'c-99' });

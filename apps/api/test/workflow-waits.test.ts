@@ -114,6 +114,9 @@ describe('approval', () => {
     const approved = await publicPost(payload.approve_url, { comment: 'ship it' });
     expect(approved.status).toBe(200);
     expect(approved.body).toEqual({ status: 'approved', execution_id: id });
+    // The audit log names the holder of the link as a public caller.
+    const audit = await f.get(`/v1/audit-events?action=approval.approved&target_id=${id}`);
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'approval.approved', target_type: 'execution', target_id: id, actor: { type: 'public', token_id: null, name: null } })]);
     for (const url of [payload.approve_url, payload.reject_url]) {
       const late = await publicPost(url);
       expect(late.status).toBe(409);

@@ -36,7 +36,8 @@ async function buildBundle() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['commander'],
+    // CommonJS packages that require Node's modules by name, which an ESM bundle cannot: loaded from node_modules.
+    external: ['commander', 'yaml'],
     outfile: temporary,
     metafile: true,
     logLevel: 'silent',

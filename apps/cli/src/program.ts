@@ -1,9 +1,12 @@
 import { Command } from 'commander';
+import { registerAsCode, registerTags } from './commands/as-code.js';
+import { registerAudit, registerTokens } from './commands/access.js';
 import { registerChannels } from './commands/channels.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDeliveries } from './commands/deliveries.js';
 import { registerDlq } from './commands/dlq.js';
 import { registerExecutions } from './commands/executions.js';
+import { registerHosts } from './commands/hosts.js';
 import { registerJobs } from './commands/jobs.js';
 import { registerLogin } from './commands/login.js';
 import { registerMonitors, registerPing } from './commands/monitors.js';
@@ -57,15 +60,20 @@ export function createProgram(options: ProgramOptions = {}): Command {
 
   registerLogin(program);
   registerJobs(program);
+  registerAsCode(program);
+  registerTags(program);
   registerExecutions(program);
   registerDlq(program);
   registerSecrets(program);
   registerSigningKey(program);
+  registerTokens(program);
+  registerAudit(program);
   registerChannels(program);
   registerRules(program);
   registerDeliveries(program);
   registerMonitors(program);
   registerPing(program);
+  registerHosts(program);
   registerCompletion(program);
 
   for (const command of leaves(program)) {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { Execution, Fire, ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
+import type { Execution, Fire, ImportResult, Job, JobStats, ListEnvelope } from '@cronsvc/contracts';
 import { fireDueJobs } from '@cronsvc/core';
 import { aCronJob, aJob, anOutageOf, repoRoot, waitFor } from '@cronsvc/core/testing';
 import { startExecutor } from '@cronsvc/executor';
@@ -113,6 +113,22 @@ describe('cronsvc jobs', () => {
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: validation_failed: .*outcome/) });
     const onTrigger = await api.cli(['jobs', 'update', job.id, '--once', '--jitter', '5']);
     expect(onTrigger).toMatchObject({ code: 1, stderr: expect.stringContaining('jitter_seconds') });
+  });
+
+  it("shows a job's statistics over a window, as JSON and as a summary with its busy buckets", async () => {
+    const job = await jobTo('/ok', { name: 'cli stats' });
+    await finished((await api.json<Execution>(['jobs', 'run', job.id])).id);
+    const [day, month, text, bad] = await Promise.all([
+      api.json<JobStats>(['jobs', 'stats', job.id]),
+      api.json<JobStats>(['jobs', 'stats', job.id, '--window', '30d']),
+      api.cli(['jobs', 'stats', job.id]),
+      api.cli(['jobs', 'stats', job.id, '--window', '1y']),
+    ]);
+    expect(day).toMatchObject({ window: '24h', executions: 1, succeeded: 1, failed: 0, success_rate: 1 });
+    expect(month.buckets).toHaveLength(30);
+    expect(text.stdout).toMatch(/Success rate\s+100\.0%/);
+    expect(text.stdout).toMatch(/^FROM\s+RUNS\s+FAILED\s+P50\s+P95$/m);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: validation_failed: .*window/) });
   });
 
   it('imports a crontab from stdin, reporting the lines it refused', async () => {

@@ -1,4 +1,4 @@
-import type { Channel, Delivery, ListEnvelope, Monitor, Rule, Secret, SigningKey } from '@cronsvc/contracts';
+import type { Channel, Delivery, HostLimit, ListEnvelope, Monitor, Rule, Secret, SigningKey } from '@cronsvc/contracts';
 import { aDelivery } from '@cronsvc/core/testing';
 import { useCliApi } from './cli-harness.js';
 
@@ -186,4 +186,25 @@ describe('cronsvc monitors and ping', () => {
     const pinged = await api.json<Monitor>(['monitors', 'get', monitor.id]);
     expect([pinged.state, pinged.last_ping_at]).toEqual(['up', expect.any(String)]);
   });
+});
+
+describe('cronsvc hosts', () => {
+  it("sets, lists, shows and deletes a host's limits", async () => {
+    const set = await api.json<HostLimit>(['hosts', 'set', 'API.example.com', '--max-concurrency', '5', '--max-per-second', '0.5']);
+    expect(set).toMatchObject({ host: 'api.example.com', max_concurrency: 5, max_per_second: 0.5, cooldown_until: null });
+    const [list, table, shown, none, bad] = await Promise.all([
+      api.json<ListEnvelope<HostLimit>>(['hosts', 'list']),
+      api.cli(['hosts', 'list']),
+      api.cli(['hosts', 'get', 'api.example.com']),
+      api.cli(['hosts', 'set', 'api.example.com']),
+      api.cli(['hosts', 'set', 'api.example.com', '--max-per-second', 'fast']),
+    ]);
+    expect(list.data.map((h) => h.host)).toEqual(['api.example.com']);
+    expect(table.stdout).toMatch(/^HOST\s+MAX CONCURRENCY\s+MAX PER SECOND\s+COOL-DOWN UNTIL\napi\.example\.com\s+5\s+0\.5\s+-/);
+    expect(shown.stdout).toMatch(/Max concurrency\s+5/);
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/give --max-concurrency, --max-per-second or both/) });
+    expect(bad.code).toBe(2);
+    expect(await api.cli(['hosts', 'delete', 'api.example.com'])).toMatchObject({ code: 0, stdout: 'deleted api.example.com\n' });
+    expect(await api.cli(['hosts', 'get', 'api.example.com'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: not_found: /) });
+  }, LONG_TEST_MS);
 });

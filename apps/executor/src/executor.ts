@@ -5,6 +5,9 @@ import {
   createWorker,
   fairShareDeferrals,
   heldBackExecutions,
+  HostGate,
+  postgresHostLimiter,
+  redisHostLimiter,
   keepCompleted,
   runAttempt,
   withLogContext,
@@ -52,10 +55,13 @@ export function startExecutor(runtime: Runtime): Executor {
   const claims = new ClaimsInHand(runtime.pool, (error) => logger.warn('releasing a claim failed; the execution runs again once its lease ends', { error: error.message }));
   // Started from its lane, a held-back attempt has been admitted already.
   const heldBack = new HeldBack({ cap: config.workspaceMaxInFlight, limit: HOLD_LIMIT, start: (item) => runLoose(item, { fromLane: true }) });
+  // Host budgets are shared where the queues are: Redis, or PostgreSQL with QUEUE_BACKEND=postgres.
+  const limiter = runtime.redis ? redisHostLimiter(runtime.redis, config.redisPrefix) : postgresHostLimiter(runtime.pool);
   const deps = {
     ...runtime,
     http,
     claims,
+    hostGate: new HostGate({ pool: runtime.pool, limiter, logger }),
     inSlot: <T>(workspaceId: string | undefined, work: () => Promise<T>) => slots.run(workspaceId ?? '', work),
     onRoom: (workspaceId: string, room: number) => heldBack.room(workspaceId, room),
   };
@@ -204,7 +210,7 @@ export function startExecutor(runtime: Runtime): Executor {
   }, PROBE_MS);
   probe.unref();
   worker.on('failed', (job, error) => logger.warn('execution job failed', { executionId: job?.data.executionId, error: error.message }));
-  worker.on('error', (error) => logger.warn('executor worker error', { error: error.message }));
+  worker.on('error', (error) => runtime.reportQueueError(error, 'executor worker error'));
   if (config.workspaceMaxInFlight >= config.executorConcurrency) {
     logger.warn('WORKSPACE_MAX_IN_FLIGHT is not below EXECUTOR_CONCURRENCY: one workspace whose requests hang can take every slot of this executor', {
       workspaceMaxInFlight: config.workspaceMaxInFlight,

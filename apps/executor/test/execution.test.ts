@@ -37,6 +37,8 @@ describe('making the request', () => {
     expect(exe.attempts).toHaveLength(1);
     expect(exe.attempts[0]).toMatchObject({ number: 1, status: 'SUCCESS', statusCode: 201, bodyPreview: '{"created":true}', errorClass: null });
     expect(exe.attempts[0].latencyMs).toBeGreaterThanOrEqual(0);
+    // Per-phase timings stored with the attempt: an address host has no lookup, http no TLS.
+    expect(exe.attempts[0].timings).toEqual({ dns_ms: null, connect_ms: expect.any(Number), tls_ms: null, ttfb_ms: expect.any(Number), total_ms: exe.attempts[0].latencyMs });
     expect(exe.attempts[0].responseHeaders).toMatchObject({ 'content-type': 'application/json', 'x-request-id': 'r-1' });
     expect(exe.attempts[0].responseHeaders).not.toHaveProperty('set-cookie');
     await waitFor(async () => (await ctx.runtime.db.job.findUnique({ where: { id: job.id } }))?.state === 'completed', { what: 'one_time job to complete' });

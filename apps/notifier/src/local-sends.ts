@@ -1,7 +1,8 @@
 /**
  * First attempts of the deliveries this notifier's relay just wrote, sent from memory: at most
  * `concurrency` at a time, in the order they came. They are `pending` in Postgres all along, so
- * if the process dies with some still here, the delivery reconciler queues them like any other.
+ * if the process dies with some still here, another notifier takes them over when this one's
+ * heartbeat stops (dead-notifiers.ts), and the delivery reconciler is the net behind it.
  */
 export class LocalSends {
   private readonly waiting: string[] = [];
@@ -25,9 +26,19 @@ export class LocalSends {
 
   /** Stops starting new sends; waits for those in flight and returns the ids never started. */
   async drain(): Promise<string[]> {
-    const left = this.waiting.splice(0);
-    await Promise.all([...this.inFlight]);
+    const left = this.stopStarting();
+    await this.settled();
     return left;
+  }
+
+  /** Stops starting new sends and returns the ids never started. */
+  stopStarting(): string[] {
+    return this.waiting.splice(0);
+  }
+
+  /** Resolves when the sends in flight now have ended. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.inFlight]);
   }
 
   private pump(): void {

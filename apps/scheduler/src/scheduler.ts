@@ -1,5 +1,5 @@
 import {
-  expireWaits, fireDueJobs, pruneExecutions, pruneFireGaps, pruneMonitorDeliveries, pruneRateLimitWindows, pruneSnoozeTokens, reconcileDeliveries, reconcileQueue, repeat, retentionCutoff, watchQueueLoss, type Runtime
+  expireWaits, fireDueJobs, pruneAuditEvents, pruneExecutions, pruneFireGaps, pruneMonitorDeliveries, pruneRateLimitWindows, pruneSnoozeTokens, reconcileDeliveries, reconcileQueue, repeat, retentionCutoff, watchQueueLoss, type Runtime
 } from '@cronsvc/core';
 
 // How often the scheduler looks for the sentinel key that tells it Redis lost the queues: a GET
@@ -55,6 +55,8 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
       const monitorDeliveries = await pruneMonitorDeliveries(runtime, { olderThan });
       if (pruned + monitorDeliveries > 0) logger.info('old executions pruned', { pruned, monitorDeliveries, retentionDays: config.executionRetentionDays });
       await pruneRateLimitWindows(runtime);
+      const auditEvents = await pruneAuditEvents(runtime, { olderThan: retentionCutoff(clock.now(), config.auditRetentionDays) });
+      if (auditEvents > 0) logger.info('old audit events pruned', { auditEvents, retentionDays: config.auditRetentionDays });
       await pruneSnoozeTokens(runtime);
     },
     RETENTION_INTERVAL_MS,

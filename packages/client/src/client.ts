@@ -1,6 +1,8 @@
+import { auditEndpoints, tokensEndpoints } from './endpoints/access.js';
 import { dlqEndpoints } from './endpoints/dlq.js';
 import { executionsEndpoints } from './endpoints/executions.js';
-import { jobsEndpoints } from './endpoints/jobs.js';
+import { hostLimitsEndpoints } from './endpoints/hosts.js';
+import { jobsEndpoints, tagsEndpoints } from './endpoints/jobs.js';
 import { monitorsEndpoints } from './endpoints/monitors.js';
 import { channelsEndpoints, deliveriesEndpoints, rulesEndpoints } from './endpoints/notifications.js';
 import { secretsEndpoints, signingKeyEndpoints } from './endpoints/secrets.js';
@@ -11,6 +13,7 @@ export function createClient(options: HttpOptions) {
   const send = createSend(options);
   return {
     jobs: jobsEndpoints(send),
+    tags: tagsEndpoints(send),
     executions: executionsEndpoints(send),
     dlq: dlqEndpoints(send),
     secrets: secretsEndpoints(send),
@@ -19,6 +22,9 @@ export function createClient(options: HttpOptions) {
     rules: rulesEndpoints(send),
     deliveries: deliveriesEndpoints(send),
     monitors: monitorsEndpoints(send),
+    tokens: tokensEndpoints(send),
+    audit: auditEndpoints(send),
+    hostLimits: hostLimitsEndpoints(send),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { ErrorEnvelope } from '@cronsvc/contracts';
 import { ApiError, NetworkError } from './errors.js';
 
-export type Query = Record<string, string | number | boolean | undefined>;
+/** Query parameters; an array repeats its parameter (`tag=a&tag=b`). */
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
 export interface RequestOptions {
   query?: Query;
@@ -21,7 +22,10 @@ export type Send = <T>(method: string, path: string, options?: RequestOptions) =
 
 export function buildUrl(baseUrl: string, path: string, query: Query = {}): string {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+    else if (value !== undefined) url.searchParams.set(key, String(value));
+  }
   return url.toString();
 }
 

@@ -3,6 +3,7 @@ export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_json: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   invalid_state: 409,

@@ -54,12 +54,27 @@ export type AttemptRequest = {
   bodyTruncated: boolean;
 };
 
+/**
+ * How long each phase of an attempt took, in whole milliseconds; null for a phase that did not
+ * happen: `dns_ms` for an address host, `dns_ms`, `connect_ms` and `tls_ms` on a reused connection,
+ * `tls_ms` over http, `ttfb_ms` (request written to response headers) without a response.
+ */
+export type AttemptTimings = {
+  dns_ms: number | null;
+  connect_ms: number | null;
+  tls_ms: number | null;
+  ttfb_ms: number | null;
+  total_ms: number;
+};
+
 /** One HTTP attempt. `bodyPreview` and `request` only on a single execution, not in lists. */
 export interface Attempt {
   number: number;
   status: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
+  /** Null for attempts recorded before timings were. */
+  timings: AttemptTimings | null;
   /** Null when nothing was sent (or the attempt was recorded before requests were). */
   request?: AttemptRequest | null;
   bodyPreview?: string | null;
@@ -67,6 +82,8 @@ export interface Attempt {
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   startedAt: string;
+  /** How long the attempt waited for its host's budget or Retry-After cool-down before it was sent (0 when it did not). */
+  budget_wait_ms: number;
   created_at: string;
   updated_at: string;
 }
@@ -146,3 +163,27 @@ export interface ExecutionListQuery extends PageQuery {
 
 /** GET /v1/dlq takes the filters of GET /v1/executions. */
 export type DlqListQuery = ExecutionListQuery;
+
+/** The windows of a job's statistics: hourly buckets over 24 h, daily ones over 7 and 30 days. */
+export const STATS_WINDOWS = ['24h', '7d', '30d'] as const;
+export type StatsWindow = (typeof STATS_WINDOWS)[number];
+
+/** One bucket of a job's statistics: executions that ended in it; percentiles null without any. */
+export type StatsBucket = {
+  start: string;
+  executions: number;
+  failed: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+};
+
+/** GET /v1/jobs/:id/stats: executions that ended in the window; rates 0..1, null without executions. */
+export type JobStats = {
+  window: StatsWindow;
+  executions: number;
+  succeeded: number;
+  failed: number;
+  success_rate: number | null;
+  duration_ms: { p50: number | null; p95: number | null; p99: number | null };
+  buckets: StatsBucket[];
+};

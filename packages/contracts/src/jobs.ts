@@ -131,6 +131,8 @@ export type StepInput =
 /** A job as the API shows it: fields that do not apply to its kind are left out. */
 export interface Job {
   id: string;
+  /** Names the job in apply documents (docs/JOBS-AS-CODE.md); unique in the workspace. */
+  key: string | null;
   name: string;
   kind: JobKind;
   state: JobState;
@@ -152,7 +154,11 @@ export interface Job {
   on_success_url: string | null;
   on_failure_url: string | null;
   notification_override: NotificationOverride;
+  /** Sorted, without repeats. */
+  tags: string[];
   idempotency_key: string | null;
+  /** The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io). */
+  badge_url: string;
   created_at: string;
   updated_at: string;
 }
@@ -199,6 +205,8 @@ export interface JobInput {
   notification_override?: NotificationOverride;
   /** webhook_trigger jobs only; write-only. */
   webhook_secret?: string | null;
+  key?: string | null;
+  tags?: string[];
 }
 
 /** Body of PATCH /v1/jobs/:id: at least one field; objects (request, schedule, retry_policy) merge into the stored ones. */
@@ -209,6 +217,8 @@ export interface JobListQuery extends PageQuery {
   state?: JobState;
   kind?: JobKind;
   name?: string;
+  /** Repeatable: a job must have every tag given. */
+  tag?: string | string[];
 }
 
 /** Body of POST /v1/jobs/import: a crontab of up to 1000 lines; default_url for lines without one. */
@@ -243,3 +253,63 @@ export type JobContextPatch = { [key: string]: string | null };
 
 /** The request header that makes POST /v1/jobs idempotent: 1 to 255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** An item of GET /v1/tags: a tag and how many jobs of the workspace carry it. */
+export interface TagCount {
+  tag: string;
+  jobs: number;
+}
+
+/** GET /v1/tags answer, sorted by tag. */
+export interface TagList {
+  data: TagCount[];
+}
+
+/** POST /v1/tags/:tag/pause and /resume answer: how many jobs changed state. */
+export interface TagChange {
+  tag: string;
+  changed: number;
+}
+
+/** One job of an apply document: a job body with its key. */
+export interface KeyedJobInput extends JobInput {
+  key: string;
+}
+
+/** Body of POST /v1/jobs/apply (docs/JOBS-AS-CODE.md). */
+export interface ApplyInput {
+  /** Each job whole, with its `key`; fields left out take their defaults, except `state`. */
+  jobs: KeyedJobInput[];
+  /** Delete the keyed jobs the document does not give (only those with `prune_tag` when set). */
+  prune?: boolean;
+  prune_tag?: string;
+  /** Answer what would change, and change nothing. */
+  dry_run?: boolean;
+}
+
+/** A job an apply changes, with the top-level fields that change. */
+export interface ApplyUpdate {
+  key: string;
+  fields: string[];
+}
+
+/** POST /v1/jobs/apply answer, by key. */
+export interface ApplyResult {
+  created: string[];
+  updated: ApplyUpdate[];
+  deleted: string[];
+  unchanged: string[];
+}
+
+/** The fields of a job as shown that the service sets: an export leaves them out, and an apply ignores them. */
+export type ServerSetJobField = 'id' | 'next_run_at' | 'created_at' | 'updated_at' | 'webhook_token' | 'trigger_url' | 'webhook_secret_configured' | 'idempotency_key';
+
+/** One job of an export: the job as stored, every default written out, without the fields the service sets. */
+export interface ExportedJob extends Omit<Job, ServerSetJobField | 'key'> {
+  key: string;
+}
+
+/** GET /v1/jobs/export answer: every keyed job as an apply document. */
+export interface ApplyDocument {
+  jobs: ExportedJob[];
+}

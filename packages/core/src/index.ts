@@ -2,31 +2,41 @@
 // domain. Each domain's index.ts names its public part; everything else in a domain is internal.
 // The API's wire shapes (types, kinds, statuses, error codes) are in @cronsvc/contracts.
 
+export {
+  type Actor, type ActorKind, adminActor, type AuditEntry, consoleActor, type ConsoleSession, endConsoleSession, findConsoleSession, listAuditEvents,
+  openConsoleSession, type Permission, permits, pruneAuditEvents, requiredScope, type Scope, serializeAuditEvent, SESSION_LIFETIME_MS, tokenActor,
+  writeAudit
+} from './access/index.js';
 export { loadConfig, type QueueBackendName } from './config/index.js';
 export { type Db, type EmbeddedPostgres, freePort, type JobRow, Prisma, processAlive, type SqlPool, startEmbeddedPostgres } from './db/index.js';
 export { type Clock, type Deps } from './deps/index.js';
 export {
-  listDeliveries, reconcileDeliveries, retryDelivery, sendDelivery, serializeDelivery
+  listDeliveries, dueDeliveries, reclaimDeliveries, type ReclaimedDeliveries, reconcileDeliveries, releaseDeliveries, retryDelivery, sendDelivery, serializeDelivery
 } from './deliveries/index.js';
 export { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution } from './dlq/index.js';
+export { badgeByToken, badgeSvg, badgeTokenKnown, rotateJobBadge, rotateMonitorBadge, shieldsEndpoint } from './history/index.js';
 export { AppError, isUnavailable } from './errors/index.js';
 export {
-  executionRow, type ExecutionWithAttempts, getExecution, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
+  executionRow, type ExecutionWithAttempts, getExecution, jobStats, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
   reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution, serializeExecutionSummary
 } from './executions/index.js';
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
 export { createHttpClient, type HttpClient, type HttpResult } from './http/index.js';
+export {
+  deleteHostLimit, findHostLimit, hostCooldowns, HostGate, hostOf, type HostLimiter, type HostLimitRow, listHostLimits, postgresHostLimiter, putHostLimit,
+  redisHostLimiter, serializeHostLimit
+} from './hosts/index.js';
 export { hashToken, newId } from './ids/index.js';
 export {
-  createJob, deleteJob, findJob, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,
+  applyJobs, countTagged, createJob, deleteJob, exportJobs, findJob, listTags, pauseTag, resumeTag, IMPORT_NOTES, importCrontab, type JobInput, jobSchema, listJobs, pauseJob, resumeJob, serializeJob, serializeJobSummary,
   upcomingFires,
   updateJob
 } from './jobs/index.js';
 export { createLogger, type Logger, withLogContext } from './logging/index.js';
 export { fairShareDeferrals, heldBackExecutions, httpRequestDuration, httpRequests, markProcess, observeDelivery, processRegistry } from './metrics/index.js';
 export {
-  createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, pingTokenKnown, pruneMonitorDeliveries, recordPing, resumeMonitor,
-  revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor
+  BODY_PREVIEW_BYTES, createMonitor, deleteMonitor, downDeadline, findMonitor, listMonitorPings, listMonitors, nextExpectedAfter, pauseMonitor, pingTokenKnown,
+  PINGS_KEPT, pruneMonitorDeliveries, recordPing, resumeMonitor, revealPingToken, serializeMonitor, SWEEP_SQL, sweepMonitors, updateMonitor, type PingDetails
 } from './monitors/index.js';
 export {
   type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,
@@ -55,6 +65,6 @@ export {
   startTriggeredRun, type TriggerJob, unknownResumeToken, waitTokenKnown
 } from './workflows/index.js';
 export {
-  clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, pruneRateLimitWindows,
-  publicRateLimitKey, type RateLimiter, type RateLimitState, type RateLimitStore, revokeApiToken, secretsEqual, workspaceForToken
+  clientNetwork, createApiToken, createRateLimiter, createWorkspace, ensureBootstrapWorkspace, listApiTokens, pruneRateLimitWindows,
+  publicRateLimitKey, serializeApiToken, type RateLimiter, type RateLimitState, type RateLimitStore, revokeApiToken, secretsEqual
 } from './workspaces/index.js';

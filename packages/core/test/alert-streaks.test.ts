@@ -24,8 +24,8 @@ beforeAll(async () => {
 });
 
 const verdicts: Record<'ok' | 'fail', AttemptRecord> = {
-  ok: { verdict: { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' }, request: null, latencyMs: 1, statusCode: 200, preview: 'ok', headers: {}, output: null },
-  fail: { verdict: { status: 'HTTP_ERROR', errorClass: 'HTTP_5XX', errorMessage: 'status 500', outcome: 'failed' }, request: null, latencyMs: 1, statusCode: 500, preview: 'no', headers: {}, output: null },
+  ok: { verdict: { status: 'SUCCESS', errorClass: null, errorMessage: null, outcome: 'succeeded' }, request: null, latencyMs: 1, statusCode: 200, preview: 'ok', headers: {}, output: null, budgetWaitMs: 0 },
+  fail: { verdict: { status: 'HTTP_ERROR', errorClass: 'HTTP_5XX', errorMessage: 'status 500', outcome: 'failed' }, request: null, latencyMs: 1, statusCode: 500, preview: 'no', headers: {}, output: null, budgetWaitMs: 0 },
 };
 
 async function claimed(jobId: string): Promise<ClaimedExecution> {

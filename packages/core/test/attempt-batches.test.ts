@@ -29,6 +29,7 @@ const success: AttemptRecord = {
   preview: 'ok "quoted" \\ back',
   headers: { 'content-type': 'text/plain' },
   output: { id: 7 },
+  budgetWaitMs: 0,
 };
 const failure: AttemptRecord = {
   verdict: { status: 'HTTP_ERROR', errorClass: 'HTTP_4XX', errorMessage: 'status 404', outcome: 'failed' },
@@ -38,15 +39,17 @@ const failure: AttemptRecord = {
   preview: 'nope',
   headers: {},
   output: null,
+  budgetWaitMs: 0,
 };
 const retry: AttemptRecord = {
-  verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'no answer', outcome: 'retry' },
+  verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'no answer', outcome: 'retry', retryAt: new Date(Date.now() + 250) },
   request: null,
   latencyMs: 30_000,
   statusCode: null,
   preview: null,
   headers: null,
   output: null,
+  budgetWaitMs: 0,
 };
 
 it('claims concurrent attempts in few statements, and each claim once', async () => {

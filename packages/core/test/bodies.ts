@@ -20,6 +20,8 @@ export const aRecurringJob = (overrides: Fields = {}): Fields => requestJob('rec
 /** A `scheduled` job body that runs an hour from now. */
 export const aScheduledJob = (overrides: Fields = {}): Fields =>
   requestJob('scheduled', { name: 'a scheduled job', schedule: { run_at: new Date(Date.now() + 3_600_000).toISOString() } }, overrides);
+/** A `cron` job body with a key, as one job of an apply document (docs/JOBS-AS-CODE.md). */
+export const aKeyedJob = (key: string, overrides: Fields = {}): Fields => aCronJob({ key, name: key, ...overrides });
 /** A `one_time` job body: creating it queues its one execution at once. */
 export const aOneTimeJob = (overrides: Fields = {}): Fields => requestJob('one_time', { name: 'a one-time job' }, overrides);
 

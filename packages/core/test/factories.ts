@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { getExecution } from '../src/executions/list-executions.js';
+import { putHostLimit } from '../src/hosts/host-limits.js';
 import { hashToken, newId } from '../src/ids/ids.js';
 import { createJob } from '../src/jobs/create-job.js';
 import { revealPingToken } from '../src/monitors/ping-token.js';
@@ -7,6 +8,7 @@ import { createMonitor } from '../src/monitors/save-monitor.js';
 import { createChannel } from '../src/notifications/save-channel.js';
 import { createRule, type RuleOwner } from '../src/notifications/rules.js';
 import type { Runtime } from '../src/runtime/bootstrap.js';
+import { createApiToken } from '../src/workspaces/tokens.js';
 import { createTestContext, type TestContext, type TestWorkspace } from './test-context.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.js';
@@ -77,6 +79,11 @@ export async function anOutageOf(runtime: Runtime, jobId: string, slots: number)
 }
 
 /** A notification channel of `type` (validated like the API validates it); `config` as in aChannelBody. */
+/** A host's limits in a workspace (PUT /v1/host-limits/:host's use case). */
+export async function aHostLimit(runtime: Runtime, workspaceId: string, host: string, limits: { max_concurrency?: number; max_per_second?: number }) {
+  return (await putHostLimit(runtime, workspaceId, host, limits)).row;
+}
+
 export function aChannel(runtime: Runtime, workspaceId: string, type: string, config?: Fields, name?: string) {
   return createChannel(runtime, workspaceId, aChannelBody(type, config, name));
 }
@@ -105,6 +112,11 @@ export function pingTokenOf(runtime: Runtime, monitor: Awaited<ReturnType<typeof
 }
 
 /** A delivery written straight to Postgres as the notifier leaves one that gave up: a failed callback unless `fields` say otherwise. */
+/** An API token of the workspace, `full` unless a scope is given: `aToken(runtime, ws, { scope: 'read' })`. */
+export function aToken(runtime: Runtime, workspaceId: string, fields: Fields = {}) {
+  return createApiToken(runtime, workspaceId, fields);
+}
+
 export function aDelivery(runtime: Runtime, workspaceId: string, fields: Fields = {}) {
   return runtime.db.delivery.create({
     data: {

@@ -10,7 +10,7 @@ export const CORE_LAYERS: { layer: string; folders: string[] }[] = [
   { layer: 'infrastructure', folders: ['db', 'queues', 'http', 'templates', 'deps'] },
   {
     layer: 'domains',
-    folders: ['secrets', 'signatures', 'workspaces', 'attempts', 'notifications', 'fires', 'executions', 'schedules', 'jobs', 'workflows', 'deliveries', 'monitors', 'dlq'],
+    folders: ['access', 'secrets', 'signatures', 'workspaces', 'attempts', 'hosts', 'notifications', 'fires', 'executions', 'schedules', 'jobs', 'workflows', 'deliveries', 'monitors', 'dlq', 'history'],
   },
   { layer: 'runners', folders: ['runners'] },
   { layer: 'runtime', folders: ['runtime'] },

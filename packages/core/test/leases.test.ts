@@ -42,6 +42,7 @@ const success: AttemptRecord = {
   preview: 'ok',
   headers: {},
   output: null,
+  budgetWaitMs: 0,
 };
 
 describe('a worker whose clock is skewed', () => {
@@ -79,8 +80,8 @@ describe('a worker whose clock is skewed', () => {
   it('an hour ahead, sets a retry due after its backoff on the database clock, not an hour late', async () => {
     const id = await queuedExecution();
     const worker = claimed(await claim(id, new Date()));
-    const retry: AttemptRecord = { ...success, verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'slow', outcome: 'retry' } };
-    expect(await recordAttempt({ pool: ctx.runtime.pool, clock: { now: () => shifted(HOUR) }, random: () => 0.5 }, worker, 1, new Date(), retry)).toMatchObject({ recorded: true });
+    const retry: AttemptRecord = { ...success, verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'slow', outcome: 'retry', retryAt: new Date(Date.now() + 250) } };
+    expect(await recordAttempt({ pool: ctx.runtime.pool, clock: { now: () => shifted(HOUR) } }, worker, 1, new Date(), retry)).toMatchObject({ recorded: true });
     expect((await row(id)).nextAttemptAt.getTime()).toBeLessThan(Date.now() + 5_000);
   });
 });

@@ -61,6 +61,7 @@ const success: AttemptRecord = {
   preview: 'ok',
   headers: {},
   output: null,
+  budgetWaitMs: 0,
 };
 
 it('a claim names the worker that made it', async () => {

@@ -22,7 +22,7 @@ interface Model {
   indexes: string[];
 }
 
-const PG_TYPES: Record<string, string> = { String: 'text', Int: 'integer', DateTime: 'timestamp with time zone', Json: 'jsonb', Boolean: 'boolean', BigInt: 'bigint' };
+const PG_TYPES: Record<string, string> = { String: 'text', Int: 'integer', DateTime: 'timestamp with time zone', Json: 'jsonb', Boolean: 'boolean', BigInt: 'bigint', Float: 'double precision' };
 
 function parseSchema(text: string): Model[] {
   const models: Model[] = [];
@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'ConsoleSession', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'FireGap', 'InFlightCount', 'Job', 'JobContext', 'JobCount', 'JobStreak', 'Monitor', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'RuleSnoozeToken', 'Secret', 'StepAttempt', 'StepExecution', 'StoredBytesTotal', 'StoredValueUpgrade', 'Worker', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'AuditEvent', 'ConsoleSession', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'FireGap', 'HostBudgetRate', 'HostBudgetSlot', 'HostLimit', 'InFlightCount', 'Job', 'JobContext', 'JobCount', 'JobStatsHour', 'JobStreak', 'Monitor', 'MonitorPing', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'RuleSnoozeToken', 'Secret', 'StatusPage', 'StepAttempt', 'StepExecution', 'StoredBytesTotal', 'StoredValueUpgrade', 'Worker', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {

@@ -2,7 +2,7 @@ import { createHttpClient } from '../src/http/http-client.js';
 import { claimAttempt } from '../src/executions/claim-attempt.js';
 import { newExecutionVariables } from '../src/executions/execution-variables.js';
 import { runAttempt } from '../src/runners/run-attempt.js';
-import type { RunnerDeps } from '../src/runners/runner.js';
+import type { RunnerDeps, RunOutcome } from '../src/runners/runner.js';
 import { runNow } from '../src/executions/run-now.js';
 import { decideApproval } from '../src/workflows/decide-approval.js';
 import { expireWaits } from '../src/workflows/expire-waits.js';
@@ -64,7 +64,11 @@ it('records a turn once when two workers run it for the same claim', async () =>
   const now = new Date();
   const claim = await claimAttempt(ctx.runtime, id, now, 30_000, newExecutionVariables(now));
   if (!('claimed' in claim)) throw new Error('not claimed');
-  const turn = async () => (await stepRunner.run(deps, claim.claimed)).record();
+  const turn = async (): Promise<RunOutcome> => {
+    const started = await stepRunner.run(deps, claim.claimed);
+    if ('hostDeferred' in started) throw new Error('deferred by the host gate');
+    return started.record();
+  };
   const outcomes = await Promise.all([turn(), turn()]);
   expect(outcomes.filter((o) => 'done' in o)).toEqual([{ done: 'waiting', executionId: id }]);
   expect(outcomes.filter((o) => 'skip' in o)).toHaveLength(1);

@@ -54,8 +54,9 @@ const success: AttemptRecord = {
   headers: {},
   output: null,
   request: null,
+  budgetWaitMs: 0,
 };
-const retry: AttemptRecord = { ...success, verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'slow', outcome: 'retry' } };
+const retry: AttemptRecord = { ...success, verdict: { status: 'TIMEOUT', errorClass: 'TIMEOUT', errorMessage: 'slow', outcome: 'retry', retryAt: new Date(Date.now() + 250) } };
 
 /** Each workspace's counter and what count(*) says of executions running under a lease. */
 async function counts(): Promise<{ counted: Record<string, number>; actual: Record<string, number> }> {
@@ -109,7 +110,7 @@ it('gives room back when an attempt is recorded, released, or parked', async () 
   await expectCountedExactly();
 
   // A retry holds no lease between its attempts, so it holds no room; when due it needs room again.
-  await recordAttempt({ ...ctx.runtime, random: () => 0 }, first[2], 1, new Date(), retry);
+  await recordAttempt(ctx.runtime, first[2], 1, new Date(), retry);
   claimed(await claimOn(0, z));
   await ctx.runtime.pool.query(`UPDATE executions SET next_attempt_at = now() - interval '1 second' WHERE id = $1`, [first[2].id]);
   expect(await claimOn(1, first[2].id)).toMatchObject({ deferred: 'workspace_in_flight' });
@@ -119,7 +120,7 @@ it('gives room back when an attempt is recorded, released, or parked', async () 
   await expectCountedExactly();
   // Parked after its attempt, a running execution gives its room back when that attempt is recorded.
   await parkExecution(ctx.runtime, a, first[4].id);
-  await recordAttempt({ ...ctx.runtime, random: () => 0 }, first[4], 1, new Date(), retry);
+  await recordAttempt(ctx.runtime, first[4], 1, new Date(), retry);
   await expectCountedExactly();
 });
 
@@ -160,7 +161,7 @@ it('keeps the counters exact under executors claiming, renewing, recording and r
         mine.map(async (exe, i) => {
           await extendLease(executors[n].pool, exe.id, exe.claimToken, LEASE);
           if (i % 3 === 0) await releaseClaims(executors[n].pool, [{ executionId: exe.id, claimToken: exe.claimToken }]);
-          else await recordAttempt({ ...ctx.runtime, pool: executors[n].pool, random: () => 0 }, exe, exe.attemptCount + 1, new Date(), i % 3 === 1 ? retry : success);
+          else await recordAttempt({ ...ctx.runtime, pool: executors[n].pool }, exe, exe.attemptCount + 1, new Date(), i % 3 === 1 ? retry : success);
         }),
       );
       // Retries come due at once.

@@ -44,9 +44,10 @@ export const CONSOLE_SCRIPT = `
     if (!button) return;
     var input = document.getElementById(button.getAttribute('data-copy'));
     if (!input) return;
+    if (!button.getAttribute('data-text')) button.setAttribute('data-text', button.textContent);
     var done = function () {
       button.textContent = 'Copied';
-      setTimeout(function () { button.textContent = 'Copy'; }, 2000);
+      setTimeout(function () { button.textContent = button.getAttribute('data-text'); }, 2000);
     };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });

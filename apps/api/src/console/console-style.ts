@@ -64,6 +64,10 @@ button:disabled { cursor: default; color: #6e7781; background: #f6f8fa; }
 .alert ul { margin: .25rem 0 0; padding-left: 1.25rem; }
 .alert a { color: #82071e; }
 
+.chips { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: .25rem 0 0; padding: 0; }
+.chip { display: inline-block; padding: 0 .5rem; border: 1px solid #8c959f; border-radius: 999px; font-size: .8rem; color: #24292f; background: #f6f8fa; text-decoration: none; }
+.chip:hover, .chip:focus { background: #eaeef2; text-decoration: underline; }
+.tag-actions { align-items: center; margin: 0 0 1rem; }
 .badge { display: inline-block; padding: .05rem .55rem; border-radius: 999px; font-size: .85rem; font-weight: 600; background: #eaeef2; color: #424a53; white-space: nowrap; }
 .s-succeeded, .s-active, .s-up, .s-sent, .s-approved { background: #dafbe1; color: #116329; }
 .s-failed, .s-down, .s-rejected, .s-expired { background: #ffebe9; color: #a40e26; }

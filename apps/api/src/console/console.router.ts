@@ -1,5 +1,5 @@
-import express, { Router, type RequestHandler } from 'express';
-import type { HttpClient, Mailer } from '@cronsvc/core';
+import express, { Router, type RequestHandler, type Response } from 'express';
+import { endConsoleSession, permits, type HttpClient, type Mailer } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { loadAssets } from './assets.js';
 import { consoleErrors, consoleNotFound } from './console-errors.js';
@@ -8,16 +8,20 @@ import { sendPage, viewContext, workspaceOf, type ConsoleDeps } from './context.
 import { workspaceReads } from '../middleware/workspace-reads.js';
 import { csrfMatches, CSRF_FIELD } from './csrf.js';
 import { paths } from './paths.js';
+import { accessRoutes } from './routes/access.routes.js';
 import { channelsRoutes } from './routes/channels.routes.js';
 import { deadLettersRoutes } from './routes/dead-letters.routes.js';
 import { executionsRoutes } from './routes/executions.routes.js';
 import { importRoutes } from './routes/import.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { monitorsRoutes } from './routes/monitors.routes.js';
+import { hostsRoutes } from './routes/hosts.routes.js';
 import { secretsRoutes } from './routes/secrets.routes.js';
+import { tagsRoutes } from './routes/tags.routes.js';
 import { signInRoutes } from './routes/sign-in.routes.js';
 import { clearSessionCookie, requireSession, signedIn } from './session.js';
-import { endSession } from './session-store.js';
+import { actorOf, requirePermission, type RouteOf } from '../middleware/auth.js';
+import { permissionOf } from '../routes/permissions.js';
 import { problemView } from './views/problem.view.js';
 
 /** On every console answer (docs/CONSOLE.md): no framing, scripts and styles only from here, nothing cached. */
@@ -44,7 +48,9 @@ function requireCsrf(deps: ConsoleDeps): RequestHandler {
  * The web console (docs/CONSOLE.md, ADR 015): server-rendered pages that call core's use cases
  * with the signed-in session's workspace.
  */
-export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer: Mailer | null }, limits: ConsoleLimits = {}): Router {
+export function consoleRouter(
+  api: ApiDeps, senders: { http: HttpClient; mailer: Mailer | null }, limits: ConsoleLimits, routes: { routeOf: RouteOf; exists: (method: string, pattern: string) => boolean },
+): Router {
   const deps: ConsoleDeps = { ...api, senders, assets: loadAssets() };
   const router = Router();
   router.use((_req, res, next) => {
@@ -63,10 +69,21 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
   router.use(sessionRateLimit(deps, limits.token));
   if (limits.reads) router.use(workspaceReads(limits.reads, workspaceOf));
   router.use(requireCsrf(deps));
+  // The pages hide what the session's scope may not do; a POST to a hidden control is refused here.
+  const refused = (res: Response, message: string) => sendPage(res, 403, problemView(viewContext(deps, res.req, res), deps.assets.urls, 'Not allowed', `${message}. Nothing was changed.`));
+  router.use(requirePermission(routes, refused));
+  router.use((_req, res, next) => {
+    const actor = actorOf(res);
+    res.locals.may = (path: string) => {
+      const permission = permissionOf('POST', routes.routeOf('POST', path));
+      return permission !== undefined && permits(actor, permission);
+    };
+    next();
+  });
 
   router.get('/', (_req, res) => res.redirect(303, paths.jobs));
   router.post('/sign-out', async (_req, res) => {
-    await endSession(api.pool, signedIn(res).sessionId);
+    await endConsoleSession(api.pool, signedIn(res).sessionId);
     clearSessionCookie(res);
     res.redirect(303, `${paths.signIn}?signed_out=1`);
   });
@@ -78,6 +95,9 @@ export function consoleRouter(api: ApiDeps, senders: { http: HttpClient; mailer:
   router.use('/monitors', monitorsRoutes(deps));
   router.use('/channels', channelsRoutes(deps));
   router.use('/secrets', secretsRoutes(deps));
+  router.use(accessRoutes(deps));
+  router.use('/hosts', hostsRoutes(deps));
+  router.use('/tags', tagsRoutes(deps));
   router.use(consoleNotFound(deps));
   router.use(consoleErrors(deps));
   return router;

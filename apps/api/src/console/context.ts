@@ -21,7 +21,8 @@ export const queryText = (value: unknown) => (typeof value === 'string' && value
 
 export function viewContext(deps: ConsoleDeps, req: Request, res: Response): ViewContext {
   const { csrf, session } = signedIn(res);
-  return { csrf, workspaceName: session.workspaceName, now: deps.clock.now(), assets: deps.assets.urls, notice: noticeFor(req.query) };
+  const may = res.locals.may as ViewContext['may'];
+  return { csrf, workspaceName: session.workspaceName, now: deps.clock.now(), assets: deps.assets.urls, notice: noticeFor(req.query), may };
 }
 
 export function sendPage(res: Response, status: number, body: Html): void {

@@ -24,6 +24,11 @@ const NOTICES: Record<string, string> = {
   'secret-created': 'Secret created.',
   'secret-updated': 'Secret value replaced.',
   'secret-deleted': 'Secret deleted.',
+  'token-deleted': 'Token deleted: requests with it are refused, and its console sessions have ended.',
+  'host-limits-set': "Host limits set: the executors keep to them within a second.",
+  'host-limits-removed': 'Host limits and cool-down removed.',
+  'tag-paused': 'Jobs paused: {n}.',
+  'tag-resumed': 'Jobs resumed: {n}.',
 };
 
 export function noticeFor(query: Record<string, unknown>): string | null {

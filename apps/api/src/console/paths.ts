@@ -33,6 +33,13 @@ export const paths = {
   secrets: at('secrets'),
   secret: (id: string) => at('secrets', id),
   secretDelete: (id: string) => at('secrets', id, 'delete'),
+  tokens: at('tokens'),
+  tokenDelete: (id: string) => at('tokens', id, 'delete'),
+  audit: at('audit'),
+  hosts: at('hosts'),
+  hostDelete: at('hosts', 'delete'),
+  jobsTagged: (tag: string) => `${at('jobs')}?${new URLSearchParams({ tag })}`,
+  tagAction: (tag: string, action: 'pause' | 'resume') => at('tags', tag, action),
 };
 
 /** A console path a sign-in may return to: only this console's own pages, never another site. */

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'cookie';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
-import type { SqlPool } from '@cronsvc/core';
+import { consoleActor, findConsoleSession, SESSION_LIFETIME_MS, type ConsoleSession, type SqlPool } from '@cronsvc/core';
 import { csrfToken } from './csrf.js';
 import { CONSOLE_PATH, paths } from './paths.js';
-import { findSession, SESSION_LIFETIME_MS, type ConsoleSession } from './session-store.js';
 
 /** Where the service is reached, which decides whether cookies are Secure. */
 type PublicBase = { publicBaseUrl: string };
@@ -58,13 +57,14 @@ function toSignIn(req: Request, res: Response): void {
   else res.redirect(303, target);
 }
 
-/** Every page past sign-in: the session from the cookie, or off to sign in. */
+/** Every page past sign-in: the session from the cookie (and its actor), or off to sign in. */
 export function requireSession(pool: SqlPool): RequestHandler {
   return async (req, res, next) => {
     const sessionId = readCookie(req, SESSION_COOKIE);
-    const session = sessionId ? await findSession(pool, sessionId) : null;
+    const session = sessionId ? await findConsoleSession(pool, sessionId) : null;
     if (!sessionId || !session) return toSignIn(req, res);
     res.locals.console = { sessionId, session, csrf: csrfToken(sessionId) } satisfies SignedIn;
+    res.locals.actor = consoleActor(session);
     next();
   };
 }

@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '@cronsvc/contracts';
-import { requestSchemas } from '@cronsvc/core';
+import { requestSchemas, requiredScope } from '@cronsvc/core';
+import { permissionOf } from '../routes/permissions.js';
 import type Joi from 'joi';
 import { contractSchemas } from './contract-schemas.js';
 import { errors as errorExamples } from './examples.js';
@@ -57,6 +58,7 @@ export function errorCodes(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors ?? []);
   if (op.auth === 'api' || op.auth === 'admin') codes.add('unauthorized');
   if (op.auth === 'api') codes.add('rate_limited');
+  if (op.auth === 'api' && permissionOf(op.method.toUpperCase(), op.path) !== 'read') codes.add('forbidden');
   if (op.auth === 'token') {
     // Public tokens are limited per token (and unknown ones per client address).
     codes.add('rate_limited');
@@ -93,6 +95,7 @@ function successResponse(op: Operation, success: Success): Json {
   const schema = typeof success.schema === 'string' ? ref(success.schema) : listOf(success.schema.list);
   const content: Json = { 'application/json': { schema, example: success.example } };
   if (op.path === '/v1/approvals/:token' && op.method === 'get') content['text/html'] = { schema: { type: 'string', description: 'The review page.' } };
+  for (const [type, description] of Object.entries(success.otherMedia ?? {})) content[type] = { schema: { type: 'string', description } };
   return { description: success.description, content };
 }
 
@@ -113,6 +116,7 @@ function operationObject(op: Operation, jobs: JobBodies): Json {
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     security,
+    ...scopeOf(op),
     parameters: [...pathParameters(op.path), ...queryParameters(op.query), ...headers],
     ...(body ? { requestBody: body } : {}),
     responses: {
@@ -120,6 +124,15 @@ function operationObject(op: Operation, jobs: JobBodies): Json {
       ...errorResponses(op),
     },
   };
+}
+
+/**
+ * `x-required-scope`, from the one table of route permissions: the token scope the operation
+ * needs (`read`, `run`, `full`), or `admin` (the admin token), or `public` (no token).
+ */
+function scopeOf(op: Operation): Json {
+  const permission = permissionOf(op.method.toUpperCase(), op.path);
+  return permission ? { 'x-required-scope': requiredScope(permission) } : {};
 }
 
 /** The Express pattern as an OpenAPI path: `/v1/jobs/:id` -> `/v1/jobs/{id}`. */

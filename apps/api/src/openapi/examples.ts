@@ -1,7 +1,9 @@
 import type {
-  ApiTokenCreated, Approval, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
-  ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
-  TriggerResult, WorkspaceCreated, WorkspaceFire,
+  ShieldsEndpoint,
+  JobStats,
+  ApiToken, ApiTokenCreated, ApplyDocument, ApplyResult, Approval, AuditEvent, ApprovalDecisionResult, Channel, ChannelTestResult, Delivery, DlqStats, ErrorCode, ErrorEnvelope, Execution, ExecutionSummary, Fire,
+  HostLimit, ImportResult, Job, JobContext, JobSummary, ListEnvelope, Monitor, MonitorPing, PingResult, PurgeResult, ReplayBatchResult, ResumeResult, Rule, Secret, SigningKey,
+  TagList, TriggerResult, WorkspaceCreated, WorkspaceFire,
 } from '@cronsvc/contracts';
 import { IMPORT_NOTES } from '@cronsvc/core';
 
@@ -13,6 +15,7 @@ const later = '2026-11-27T09:00:00.412Z';
 
 export const job: Job = {
   id: 'job_Vq3n1mKc0tX9yQ2wP8sLaA',
+  key: 'reports.nightly',
   name: 'nightly report',
   kind: 'cron',
   state: 'active',
@@ -34,7 +37,9 @@ export const job: Job = {
   on_success_url: null,
   on_failure_url: 'https://hooks.example.com/cron-failed',
   notification_override: 'inherit',
+  tags: ['reports', 'team:data'],
   idempotency_key: null,
+  badge_url: 'https://cron.example.com/v1/badges/bdg_9e107d9d372bb6826bd81d3542a419d69e107d9d372bb6826bd81d3542a419d6.svg',
   created_at: at,
   updated_at: at,
 };
@@ -59,6 +64,7 @@ export const execution: Execution = {
       status: 'SUCCESS',
       statusCode: 200,
       latencyMs: 412,
+      timings: { dns_ms: 12, connect_ms: 31, tls_ms: 58, ttfb_ms: 305, total_ms: 412 },
       request: {
         method: 'POST',
         url: 'https://reports.example.com/run',
@@ -79,6 +85,7 @@ export const execution: Execution = {
       errorClass: null,
       errorMessage: null,
       startedAt: at,
+      budget_wait_ms: 0,
       created_at: later,
       updated_at: later,
     },
@@ -127,6 +134,25 @@ export const failedExecution: Execution = {
   dead_lettered_at: later,
 };
 
+export const shields: ShieldsEndpoint = { schemaVersion: 1, label: 'nightly report', message: 'passing', color: '2e7d32' };
+
+/** A day of a job running every hour, one run failed. */
+export const jobStats: JobStats = {
+  window: '24h',
+  executions: 24,
+  succeeded: 23,
+  failed: 1,
+  success_rate: 23 / 24,
+  duration_ms: { p50: 412, p95: 1_187, p99: 2_050 },
+  buckets: Array.from({ length: 24 }, (_, i) => ({
+    start: new Date(Date.UTC(2026, 10, 26, i)).toISOString(),
+    executions: 1,
+    failed: i === 9 ? 1 : 0,
+    p50_ms: i === 9 ? 2_050 : 412,
+    p95_ms: i === 9 ? 2_050 : 412,
+  })),
+};
+
 /** Fires of the ledger: one that fired on time, and a window after an outage (its catch-up and a missed slot it covered). */
 export const fires: Fire[] = [
   { scheduled_for: '2026-11-27T02:00:00.000Z', due_at: '2026-11-27T02:00:00.000Z', outcome: 'fired', execution_id: 'exe_9Ab2Cd4Ef6Gh8Ij0Kl2Mn4', fired_at: '2026-11-27T02:00:00.184Z', lag_ms: 184, reason: null },
@@ -152,6 +178,8 @@ export const importResult: ImportResult = {
 export const context: JobContext = { last_cursor: '8812', region: 'eu' };
 
 export const secret: Secret = { id: 'sec_7Hs2kLp9qRt4vWx6yZa1bC', name: 'reports_token', created_at: at, updated_at: at };
+
+export const hostLimit: HostLimit = { host: 'api.example.com', max_concurrency: 5, max_per_second: 20, cooldown_until: null, created_at: at, updated_at: at };
 
 export const signingKey: SigningKey = { signing_key: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: at };
 
@@ -205,13 +233,28 @@ export const monitor: Monitor = {
   id: 'mon_6Mg8iKl0mNo2pQr4sTu6vW',
   name: 'backup script',
   expected_interval_sec: 86_400,
+  schedule: null,
   grace_sec: 600,
+  max_duration_sec: 3_600,
   state: 'up',
   last_ping_at: at,
+  next_expected_at: '2026-11-28T09:00:00.000Z',
   next_due_at: '2026-11-28T09:10:00.000Z',
+  last_duration_ms: 754_210,
   ping_url: 'https://cron.example.com/v1/ping/mB0x3zQ5cW8vN2kJ7hG4fD1sA9pL6tR',
+  badge_url: 'https://cron.example.com/v1/badges/bdg_5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592.svg',
   created_at: at,
   updated_at: at,
+};
+
+export const monitorPing: MonitorPing = {
+  kind: 'success',
+  exit_status: 0,
+  received_at: at,
+  duration_ms: 754_210,
+  body_preview: 'backup done: 2.1 GiB in 12 min\n',
+  source_ip: '203.0.113.7',
+  user_agent: 'curl/8.5.0',
 };
 
 export const dlqStats: DlqStats = {
@@ -252,12 +295,20 @@ export const received: TriggerResult = { received: true };
 export const pinged: PingResult = { ok: true };
 
 export const workspace: WorkspaceCreated = { id: 'wsp_1Aa3Bb5Cc7Dd9Ee1Ff3Gg5', name: 'acme', api_token: 'csk_Zt5m8Qw2Lp4Rx7Nv1Kb3Hd6Jf9Sg0Ya2Uc', created_at: at, updated_at: at };
-export const apiToken: ApiTokenCreated = { id: 'tok_2Bb4Cc6Dd8Ee0Ff2Gg4Hh6', api_token: 'csk_Wq3e6Rt9Yu2Io5Pa8Sd1Fg4Hj7Kl0Zx3C' };
+export const apiToken: ApiTokenCreated = {
+  id: 'tok_2Bb4Cc6Dd8Ee0Ff2Gg4Hh6', name: 'dashboard', scope: 'read', expires_at: '2027-06-01T00:00:00.000Z', api_token: 'csk_Wq3e6Rt9Yu2Io5Pa8Sd1Fg4Hj7Kl0Zx3C', created_at: at,
+};
+export const apiTokenItem: ApiToken = { id: apiToken.id, name: 'dashboard', scope: 'read', prefix: 'csk_Wq3e6Rt9', created_at: at, last_used_at: at, expires_at: '2027-06-01T00:00:00.000Z' };
+export const auditEvent: AuditEvent = {
+  id: 'aud_3Cc5Dd7Ee9Ff1Gg3Hh5Ii7', action: 'job.updated', target_type: 'job', target_id: 'job_4Dd6Ee8Ff0Gg2Hh4Ii6Jj8',
+  actor: { type: 'token', token_id: 'tok_2Bb4Cc6Dd8Ee0Ff2Gg4Hh6', name: 'deploy pipeline' }, request_id: '6f1c2b9e-3d4a-4e5f-8a7b-1c2d3e4f5a6b', changed_fields: ['schedule'], created_at: at,
+};
 
 export const errors: Record<ErrorCode, ErrorEnvelope> = {
   validation_failed: { error: { code: 'validation_failed', message: 'request.url: must be a valid http or https URL', details: [{ path: 'request.url', message: 'must be a valid http or https URL' }] } },
   invalid_json: { error: { code: 'invalid_json', message: 'request body is not valid JSON' } },
   unauthorized: { error: { code: 'unauthorized', message: 'a valid API token is required: Authorization: Bearer <token>' } },
+  forbidden: { error: { code: 'forbidden', message: 'this API token has scope read; DELETE /v1/jobs/:id needs scope full' } },
   not_found: { error: { code: 'not_found', message: 'job not found' } },
   method_not_allowed: { error: { code: 'method_not_allowed', message: 'PUT is not allowed on /v1/jobs; use GET, POST' } },
   unsupported_media_type: { error: { code: 'unsupported_media_type', message: 'the request body must be JSON: Content-Type: application/json' } },
@@ -271,3 +322,15 @@ export const errors: Record<ErrorCode, ErrorEnvelope> = {
   internal_error: { error: { code: 'internal_error', message: 'internal error (request id 6f1c2b9e-3d4a-4e5f-8a7b-1c2d3e4f5a6b)' } },
   service_unavailable: { error: { code: 'service_unavailable', message: 'the service is temporarily unavailable; try again' } },
 };
+
+export const applyResult: ApplyResult = {
+  created: ['reports.weekly'],
+  updated: [{ key: 'reports.nightly', fields: ['schedule', 'tags'] }],
+  deleted: ['reports.legacy'],
+  unchanged: ['billing.invoices'],
+};
+
+const { id: _id, next_run_at: _next, created_at: _created, updated_at: _updated, idempotency_key: _idempotency, key: _key, ...stored } = job;
+export const applyDocument: ApplyDocument = { jobs: [{ ...stored, key: 'reports.nightly' }] };
+
+export const tagList: TagList = { data: [{ tag: 'billing', jobs: 12 }, { tag: 'reports', jobs: 3 }] };

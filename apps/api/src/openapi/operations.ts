@@ -13,12 +13,15 @@ export type Auth = 'api' | 'admin' | 'token' | 'none';
 /** The groups of operations, in the order a reader meets them. */
 export const TAGS = [
   { name: 'Jobs', description: 'Scheduled HTTP requests and step-driven workflows: create, change, pause, run now, import a crontab, the job context store.' },
+  { name: 'Tags', description: 'Tags across the workspace\'s jobs: how many jobs carry each, and pause or resume every job with a tag.' },
   { name: 'Executions', description: 'Runs of jobs with their attempts and step executions: list, inspect, replay, park, resume.' },
   { name: 'Fires', description: 'The fire ledger: every expected fire of a scheduled job, with its outcome (fired, late, caught up, missed, skipped, pending).' },
   { name: 'Dead letters', description: 'Executions that failed for good: list, count, replay, remove.' },
   { name: 'Secrets', description: 'Workspace secrets used as `{{secret.NAME}}` in requests (values are never returned), and the key that signs requests to targets.' },
   { name: 'Notifications', description: 'Channels (webhook, email, chat), the rules that send job and monitor events to them, and the deliveries made.' },
   { name: 'Monitors', description: 'Heartbeat monitors: they go down when pings stop arriving.' },
+  { name: 'Access', description: "The workspace's API tokens and their scopes (`full`, `run`, `read`), and the audit log of every change." },
+  { name: 'Host limits', description: "Budgets per target host (requests in flight, requests per second), shared by every job and workflow step of the workspace, and the host's Retry-After cool-down." },
   { name: 'Public', description: 'Endpoints called without an API token: the secret token in the URL is the credential (pings, triggers, resume and approval links).' },
   { name: 'Admin', description: 'Workspaces and their API tokens, with ADMIN_TOKEN.' },
   { name: 'Reference', description: 'This document.' },
@@ -31,10 +34,12 @@ export interface Success {
   description: string;
   schema?: string | { list: string };
   example?: unknown;
+  /** Answers in other media types than JSON, with what each is. */
+  otherMedia?: { [type: string]: string };
 }
 
 export interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The Express pattern, e.g. `/v1/jobs/:id`. */
   path: string;
   summary: string;
@@ -74,6 +79,19 @@ const jobs: Operation[] = [
     success: { 201: { description: 'The jobs created and the lines that failed.', schema: 'ImportResult', example: ex.importResult } },
     errors: ['limit_exceeded'],
   },
+  // Jobs as code (docs/JOBS-AS-CODE.md)
+  {
+    method: 'post', path: '/v1/jobs/apply', tag: 'Jobs', auth: 'api', summary: 'Apply a document of keyed jobs',
+    description:
+      'Matches jobs by `key`: creates those not stored, changes those that differ (each given job is its whole definition; fields left out take their defaults, except `state`, which stays as it is unless given), and with `prune` deletes the keyed jobs not given (only those with `prune_tag` when set). Unkeyed jobs are never touched. All or nothing: any invalid job answers 400 naming it (`jobs[3].request.url`) and nothing changes. `dry_run` answers the same and changes nothing.',
+    body: { schema: s.jobApply, required: true, example: { jobs: ex.applyDocument.jobs, prune: true, prune_tag: 'reports' } },
+    success: { 200: { description: 'The keys created, updated (with the top-level fields that change), deleted and unchanged.', schema: 'ApplyResult', example: ex.applyResult } },
+    errors: ['conflict', 'limit_exceeded'],
+  },
+  {
+    method: 'get', path: '/v1/jobs/export', tag: 'Jobs', auth: 'api', summary: 'Export the keyed jobs as an apply document', query: s.jobExport,
+    success: { 200: { description: 'Every keyed job (with `tag`, when given), sorted by key, without the fields the service sets; secret references as written.', schema: 'ApplyDocument', example: ex.applyDocument } },
+  },
   { method: 'get', path: '/v1/jobs', tag: 'Jobs', auth: 'api', summary: 'List jobs', query: s.jobList, success: { 200: { description: 'A page of jobs, each with its request or steps summarized (GET /v1/jobs/:id has the whole job).', schema: { list: 'JobSummary' }, example: ex.list([ex.jobSummary]) } } },
   { method: 'get', path: '/v1/jobs/:id', tag: 'Jobs', auth: 'api', summary: 'Get a job', success: { 200: { description: 'The job.', schema: 'Job', example: ex.job } } },
   {
@@ -99,6 +117,14 @@ const jobs: Operation[] = [
     description: 'Every slot of the schedule while the job was active, newest `scheduled_for` first, with its outcome: `pending`, `fired`, `late`, `caught_up`, `missed` or `skipped`. `from` and `to` bound `scheduled_for`, both inclusive. Manual runs never appear.',
     query: s.jobFireList,
     success: { 200: { description: 'A page of fires.', schema: { list: 'Fire' }, example: ex.list(ex.fires) } },
+  },
+  { method: 'post', path: '/v1/jobs/:id/badge/rotate', tag: 'Jobs', auth: 'api', summary: "Give a job's badge a new URL (the old one stops answering)", success: { 200: { description: 'The job, with its new badge_url.', schema: 'Job', example: ex.job } } },
+  {
+    method: 'get', path: '/v1/jobs/:id/stats', tag: 'Executions', auth: 'api', summary: "A job's statistics: executions, success rate, duration percentiles",
+    description:
+      'Executions that ended in the window: `24h` (24 hourly buckets, the current hour last) or `7d`, `30d` (daily UTC buckets, today last). Read from an hourly rollup kept as executions end; percentiles are within 10% of the exact value. Rates are 0..1; rates and percentiles are null with no executions.',
+    query: s.jobStats,
+    success: { 200: { description: 'The statistics.', schema: 'JobStats', example: ex.jobStats } },
   },
   { method: 'get', path: '/v1/jobs/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a job's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([ex.rule]) } } },
   {
@@ -192,8 +218,9 @@ const notifications: Operation[] = [
 const monitors: Operation[] = [
   {
     method: 'post', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'Create a heartbeat monitor',
-    body: { schema: s.monitorCreate, required: true, example: { name: 'backup script', expected_interval_sec: 86_400, grace_sec: 600 } },
-    success: { 201: { description: 'The monitor with its ping URL.', schema: 'Monitor', example: { ...ex.monitor, state: 'new', last_ping_at: null, next_due_at: null } } },
+    description: 'Either `expected_interval_sec` or `schedule: {cron}` (5 fields, UTC), not both.',
+    body: { schema: s.monitorCreate, required: true, example: { name: 'backup script', schedule: { cron: '0 3 * * *' }, grace_sec: 600, max_duration_sec: 3_600 } },
+    success: { 201: { description: 'The monitor with its ping URL.', schema: 'Monitor', example: { ...ex.monitor, expected_interval_sec: null, schedule: { cron: '0 3 * * *' }, state: 'new', last_ping_at: null, next_expected_at: null, next_due_at: null, last_duration_ms: null } } },
   },
   { method: 'get', path: '/v1/monitors', tag: 'Monitors', auth: 'api', summary: 'List monitors', query: s.monitorList, success: { 200: { description: 'A page of monitors.', schema: { list: 'Monitor' }, example: ex.list([ex.monitor]) } } },
   { method: 'get', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Get a monitor', success: { 200: { description: 'The monitor.', schema: 'Monitor', example: ex.monitor } } },
@@ -205,6 +232,10 @@ const monitors: Operation[] = [
   { method: 'delete', path: '/v1/monitors/:id', tag: 'Monitors', auth: 'api', summary: 'Delete a monitor', success: { 204: deleted } },
   { method: 'post', path: '/v1/monitors/:id/pause', tag: 'Monitors', auth: 'api', summary: 'Pause a monitor', success: { 200: { description: 'The paused monitor.', schema: 'Monitor', example: { ...ex.monitor, state: 'paused' } } }, errors: ['invalid_state'] },
   { method: 'post', path: '/v1/monitors/:id/resume', tag: 'Monitors', auth: 'api', summary: 'Resume a monitor', success: { 200: { description: 'The monitor, new or up with its window restarted.', schema: 'Monitor', example: ex.monitor } }, errors: ['invalid_state'] },
+  {
+    method: 'get', path: '/v1/monitors/:id/pings', tag: 'Monitors', auth: 'api', summary: "List a monitor's pings, newest first (the last 1,000 are kept)", query: s.monitorPingList,
+    success: { 200: { description: 'A page of pings.', schema: { list: 'MonitorPing' }, example: ex.list([ex.monitorPing]) } },
+  },
   { method: 'get', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: "List a monitor's notification rules", query: s.pageList, success: { 200: { description: 'A page of rules.', schema: { list: 'Rule' }, example: ex.list([{ ...ex.rule, event: 'on_down', job_id: null, monitor_id: ex.monitor.id }]) } } },
   {
     method: 'post', path: '/v1/monitors/:id/notification-rules', tag: 'Notifications', auth: 'api', summary: 'Add a notification rule to a monitor',
@@ -212,6 +243,7 @@ const monitors: Operation[] = [
     success: { 201: { description: 'The rule.', schema: 'Rule', example: { ...ex.rule, event: 'on_down', job_id: null, monitor_id: ex.monitor.id } } },
     errors: ['conflict'],
   },
+  { method: 'post', path: '/v1/monitors/:id/badge/rotate', tag: 'Monitors', auth: 'api', summary: "Give a monitor's badge a new URL (the old one stops answering)", success: { 200: { description: 'The monitor, with its new badge_url.', schema: 'Monitor', example: ex.monitor } } },
   { method: 'delete', path: '/v1/monitors/:id/notification-rules/:rule_id', tag: 'Notifications', auth: 'api', summary: "Remove a monitor's notification rule", success: { 204: deleted } },
   // Any rule, of a job or a monitor: its alert state, snooze and unsnooze.
   {
@@ -226,9 +258,20 @@ const monitors: Operation[] = [
   { method: 'post', path: '/v1/notification-rules/:id/unsnooze', tag: 'Notifications', auth: 'api', summary: 'End a rule\'s snooze', success: { 200: { description: 'The rule.', schema: 'Rule', example: ex.rule } } },
 ];
 
+/** GET and POST of one ping kind; a POST body's first 10 KiB are kept with the ping (up to 100 KiB is read). */
+function pingOperations(path: string, summary: string, errors: ErrorCode[] = []): Operation[] {
+  const success = { 200: { description: 'Recorded.', schema: 'PingResult' as const, example: ex.pinged } };
+  return [
+    { method: 'get', path, tag: 'Public', auth: 'token', summary, success, errors },
+    { method: 'post', path, tag: 'Public', auth: 'token', summary: `${summary} (a body up to 100 KiB; its first 10 KiB are kept)`, body: { schema: 'any', required: false }, success, errors },
+  ];
+}
+
 const publicEndpoints: Operation[] = [
-  { method: 'get', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor', success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
-  { method: 'post', path: '/v1/ping/:token', tag: 'Public', auth: 'token', summary: 'Ping a monitor (any body, up to 10 KiB, is ignored)', body: { schema: 'any', required: false }, success: { 200: { description: 'Recorded.', schema: 'PingResult', example: ex.pinged } } },
+  ...pingOperations('/v1/ping/:token', 'Ping a monitor: a success'),
+  ...pingOperations('/v1/ping/:token/start', 'Tell a monitor a run started (the next success or fail measures its duration)'),
+  ...pingOperations('/v1/ping/:token/fail', 'Tell a monitor a run failed: down at once'),
+  ...pingOperations('/v1/ping/:token/:exit_status', 'Ping a monitor with an exit status: 0 a success, 1..255 a fail', ['validation_failed']),
   {
     method: 'post', path: '/v1/triggers/:token', tag: 'Public', auth: 'token', summary: 'Start a webhook_trigger job',
     description: 'The same answer for known and unknown tokens. When the job has a secret, `X-Webhook-Secret` must match it (401 otherwise). The request becomes the execution\'s `trigger_input`.',
@@ -246,6 +289,12 @@ const publicEndpoints: Operation[] = [
     description: 'JSON, or the review page (HTML with Approve and Reject buttons) when the client accepts text/html.',
     success: { 200: { description: 'The approval.', schema: 'Approval', example: ex.approval } },
   },
+  {
+    method: 'get', path: '/v1/badges/:token', tag: 'Public', auth: 'token', summary: "A job's or monitor's status badge",
+    description:
+      "`:token` is the badge token followed by `.svg` (an SVG image: the name and `passing`, `failing`, `late`, `paused`, `up`, `down` or `new`) or `.json` (the same as a shields.io endpoint object). `Cache-Control: public, max-age=30`. The URL is each job's and monitor's `badge_url`.",
+    success: { 200: { description: 'The badge.', schema: 'ShieldsEndpoint', example: ex.shields, otherMedia: { 'image/svg+xml': 'The badge as an image, for a token ending `.svg`.' } } },
+  },
   { method: 'post', path: '/v1/approvals/:token/approve', tag: 'Public', auth: 'token', summary: 'Approve', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: ex.decision } }, errors: ['already_decided'] },
   {
     method: 'get', path: '/v1/snooze/:token', tag: 'Public', auth: 'token', summary: "A snooze link's confirmation page (never snoozes)",
@@ -262,18 +311,55 @@ const publicEndpoints: Operation[] = [
   { method: 'post', path: '/v1/approvals/:token/reject', tag: 'Public', auth: 'token', summary: 'Reject', body: { schema: 'decision', required: false }, success: { 200: { description: 'Decided.', schema: 'ApprovalDecisionResult', example: { ...ex.decision, status: 'rejected' } } }, errors: ['already_decided'] },
 ];
 
+const tokenBody = { name: 'dashboard', scope: 'read', expires_at: '2027-06-01T00:00:00.000Z' };
+const hostLimit = { description: "The host's limits and cool-down.", schema: 'HostLimit', example: ex.hostLimit };
+const hostLimits: Operation[] = [
+  { method: 'get', path: '/v1/host-limits', tag: 'Host limits', auth: 'api', summary: 'List hosts with limits or a cool-down running', query: s.hostLimitList, success: { 200: { description: 'A page of host limits, by host name.', schema: { list: 'HostLimit' }, example: ex.list([ex.hostLimit]) } } },
+  { method: 'get', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Get a host's limits and cool-down", success: { 200: hostLimit } },
+  {
+    method: 'put', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Set a host's limits (the URL's host name, lower-case, without port)",
+    description: 'Replaces both limits: one left out is none. A running cool-down stays.',
+    body: { schema: s.hostLimitPut, required: true, example: { max_concurrency: 5, max_per_second: 20 } },
+    success: { 201: { ...hostLimit, description: 'The host had no limits: they are set.' }, 200: { ...hostLimit, description: "The host's limits are replaced." } },
+  },
+  { method: 'delete', path: '/v1/host-limits/:host', tag: 'Host limits', auth: 'api', summary: "Remove a host's limits and any cool-down", success: { 204: deleted } },
+];
+
 const admin: Operation[] = [
   {
     method: 'post', path: '/admin/v1/workspaces', tag: 'Admin', auth: 'admin', summary: 'Create a workspace with its first API token',
     body: { schema: s.workspaceCreate, required: true, example: { name: 'acme' } },
     success: { 201: { description: 'The workspace and its API token, shown this once.', schema: 'WorkspaceCreated', example: ex.workspace } },
   },
-  { method: 'post', path: '/admin/v1/workspaces/:id/tokens', tag: 'Admin', auth: 'admin', summary: 'Create another API token for a workspace', success: { 201: { description: 'The token, shown this once.', schema: 'ApiTokenCreated', example: ex.apiToken } } },
+  { method: 'post', path: '/admin/v1/workspaces/:id/tokens', tag: 'Admin', auth: 'admin', summary: 'Create another API token for a workspace', body: { schema: s.tokenCreate, required: false, example: tokenBody }, success: { 201: { description: 'The token, shown this once.', schema: 'ApiTokenCreated', example: ex.apiToken } } },
   { method: 'delete', path: '/admin/v1/tokens/:id', tag: 'Admin', auth: 'admin', summary: 'Revoke an API token', success: { 204: deleted } },
+];
+
+const access: Operation[] = [
+  {
+    method: 'post', path: '/v1/tokens', tag: 'Access', auth: 'api', summary: 'Create an API token of this workspace',
+    description: '`scope` is `full` (the default), `run` (every GET, and run-now, replay, DLQ replay, park, resume, job and monitor pause and resume) or `read` (every GET). The token is in this answer only.',
+    body: { schema: s.tokenCreate, required: false, example: tokenBody },
+    success: { 201: { description: 'The token, shown this once.', schema: 'ApiTokenCreated', example: ex.apiToken } },
+  },
+  { method: 'get', path: '/v1/tokens', tag: 'Access', auth: 'api', summary: "List the workspace's API tokens (never the tokens themselves)", query: s.pageList, success: { 200: { description: 'A page of tokens, newest first.', schema: { list: 'ApiToken' }, example: ex.list([ex.apiTokenItem]) } } },
+  { method: 'delete', path: '/v1/tokens/:id', tag: 'Access', auth: 'api', summary: 'Delete an API token (refused at once; its console sessions end)', success: { 204: deleted } },
+  {
+    method: 'get', path: '/v1/audit-events', tag: 'Access', auth: 'api', summary: 'List the audit log',
+    description: 'Every change made in the workspace through the API, the console, the CLI, the admin API and the public approval links, newest first. `from` and `to` bound `created_at`. Names of the fields changed, never their values.',
+    query: s.auditEventList,
+    success: { 200: { description: 'A page of events.', schema: { list: 'AuditEvent' }, example: ex.list([ex.auditEvent]) } },
+  },
 ];
 
 const reference: Operation[] = [
   { method: 'get', path: '/v1/openapi.json', tag: 'Reference', auth: 'none', summary: 'This document', success: { 200: { description: 'The OpenAPI 3.1 document of the API.' } } },
 ];
 
-export const OPERATIONS: Operation[] = [...jobs, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...publicEndpoints, ...admin, ...reference];
+const tags: Operation[] = [
+  { method: 'get', path: '/v1/tags', tag: 'Tags', auth: 'api', summary: 'List the tags of the workspace\'s jobs', success: { 200: { description: 'Every tag, sorted, with how many jobs carry it.', schema: 'TagList', example: ex.tagList } } },
+  { method: 'post', path: '/v1/tags/:tag/pause', tag: 'Tags', auth: 'api', summary: 'Pause every active job with a tag', success: { 200: { description: 'How many jobs were paused; jobs not active are left as they are.', schema: 'TagChange', example: { tag: 'billing', changed: 12 } } } },
+  { method: 'post', path: '/v1/tags/:tag/resume', tag: 'Tags', auth: 'api', summary: 'Resume every paused job with a tag', success: { 200: { description: 'How many jobs were resumed, each next run computed from now; jobs not paused are left as they are.', schema: 'TagChange', example: { tag: 'billing', changed: 12 } } } },
+];
+
+export const OPERATIONS: Operation[] = [...jobs, ...tags, ...executions, ...fires, ...dlq, ...secrets, ...notifications, ...monitors, ...hostLimits, ...access, ...publicEndpoints, ...admin, ...reference];

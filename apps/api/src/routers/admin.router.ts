@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { createApiToken, createWorkspace, revokeApiToken } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
-import { requireAdminToken } from '../middleware/auth.js';
+import { adminOn, requireAdminToken } from '../middleware/auth.js';
 
 export function adminRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -10,10 +10,10 @@ export function adminRouter(deps: ApiDeps): Router {
     res.status(201).json(await createWorkspace(deps.db, deps.config.secretsEncryptionKey, req.body));
   });
   router.post('/workspaces/:id/tokens', async (req, res) => {
-    res.status(201).json(await createApiToken(deps.db, req.params.id));
+    res.status(201).json(await createApiToken(deps, req.params.id, req.body, adminOn(res, req.params.id)));
   });
   router.delete('/tokens/:id', async (req, res) => {
-    await revokeApiToken(deps.db, req.params.id);
+    await revokeApiToken(deps, req.params.id, { actor: (workspaceId) => adminOn(res, workspaceId) });
     res.status(204).end();
   });
   return router;

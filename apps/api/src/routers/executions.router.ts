@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { getExecution, listDeliveries, listExecutions, parkExecution, replayExecution, resumeExecution, serializeDelivery, serializeExecution, serializeExecutionSummary } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
+import { actorOf } from '../middleware/auth.js';
 
 export function executionsRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -13,14 +14,14 @@ export function executionsRouter(deps: ApiDeps): Router {
     res.json(serializeExecution(await getExecution(deps, ws(res), req.params.id)));
   });
   router.post('/:id/replay', async (req, res) => {
-    res.status(202).json(serializeExecution(await replayExecution(deps, ws(res), req.params.id, 'replay')));
+    res.status(202).json(serializeExecution(await replayExecution(deps, ws(res), req.params.id, 'replay', actorOf(res))));
   });
   router.post('/:id/park', async (req, res) => {
-    const { execution, parked } = await parkExecution(deps, ws(res), req.params.id);
+    const { execution, parked } = await parkExecution(deps, ws(res), req.params.id, actorOf(res));
     res.status(parked ? 200 : 202).json(serializeExecution(execution));
   });
   router.post('/:id/resume', async (req, res) => {
-    res.json(serializeExecution(await resumeExecution(deps, ws(res), req.params.id)));
+    res.json(serializeExecution(await resumeExecution(deps, ws(res), req.params.id, actorOf(res))));
   });
   router.get('/:id/notifications', async (req, res) => {
     const execution = await getExecution(deps, ws(res), req.params.id);

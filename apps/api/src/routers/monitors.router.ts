@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import { createMonitor, deleteMonitor, findMonitor, listMonitors, pauseMonitor, resumeMonitor, serializeMonitor, updateMonitor } from '@cronsvc/core';
+import { createMonitor, deleteMonitor, findMonitor, listMonitorPings, listMonitors, pauseMonitor, resumeMonitor, rotateMonitorBadge, serializeMonitor, updateMonitor } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
 import { rulesRouter } from './rules.router.js';
 
-/** Heartbeat monitors: CRUD, pause and resume, and their notification rules. */
+/** Heartbeat monitors: CRUD, pause and resume, their ping history and their notification rules. */
 export function monitorsRouter(deps: ApiDeps): Router {
   const router = Router();
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;
@@ -25,11 +25,17 @@ export function monitorsRouter(deps: ApiDeps): Router {
     await deleteMonitor(deps, ws(res), req.params.id);
     res.status(204).end();
   });
+  router.post('/:id/badge/rotate', async (req, res) => {
+    res.json(await rotateMonitorBadge(deps, ws(res), req.params.id));
+  });
   router.post('/:id/pause', async (req, res) => {
     res.json(show(await pauseMonitor(deps, ws(res), req.params.id)));
   });
   router.post('/:id/resume', async (req, res) => {
     res.json(show(await resumeMonitor(deps, ws(res), req.params.id)));
+  });
+  router.get('/:id/pings', async (req, res) => {
+    res.json(await listMonitorPings(deps, ws(res), req.params.id, req.query));
   });
   router.use('/:id/notification-rules', rulesRouter(deps, 'monitor'));
   return router;

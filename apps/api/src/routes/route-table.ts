@@ -38,6 +38,15 @@ export function listRoutes(app: Express): RouteEntry[] {
   return out;
 }
 
+/** Whether the app has a route of this method and pattern; the table is read at the first call. */
+export function routeExists(app: Express): (method: string, pattern: string) => boolean {
+  let known: Set<string> | undefined;
+  return (method, pattern) => {
+    known ??= new Set(listRoutes(app).map((r) => `${r.method} ${r.path}`));
+    return known.has(`${method} ${pattern}`);
+  };
+}
+
 /** The label of a request no route matched. */
 export const UNMATCHED = '(unmatched)';
 

@@ -77,6 +77,10 @@ export const CONSOLE_FORMS: Record<string, ConsoleForms> = {
   'POST /console/secrets': (): FormFields[] => [{ name: 'FUZZ_SECRET', value: 'a value' }],
   'POST /console/secrets/:id': (): FormFields[] => [{ value: 'a new value' }],
   'POST /console/secrets/:id/delete': (): FormFields[] => [{}, { confirmed: 'yes' }],
+  'POST /console/tokens': (): FormFields[] => [{ name: 'wallboard', scope: 'read' }, { scope: 'run', expires_at: '2099-01-01T00:00:00Z' }, { expires_at: '2001-01-01T00:00:00Z' }],
+  'POST /console/tokens/:id/delete': (): FormFields[] => [{}, { confirmed: 'yes' }],
+  'POST /console/hosts': (): FormFields[] => [{ host: 'fuzz-console.example.com', max_concurrency: '5', max_per_second: '' }, { host: 'API.example.com', max_concurrency: '', max_per_second: '2.5' }],
+  'POST /console/hosts/delete': (): FormFields[] => [{ host: 'fuzz.example.com' }, { host: 'fuzz.example.com', confirmed: 'yes' }],
   'POST /console/sign-out': (): FormFields[] => [{}],
 };
 

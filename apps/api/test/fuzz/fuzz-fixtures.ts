@@ -2,7 +2,7 @@ import {
   createApiToken, createHttpClient, createJob, createSecret, executionRow, getExecution, hashToken, parkExecution, runAttempt, runNow, serializeExecution, serializeJob,
   type Runtime,
 } from '@cronsvc/core';
-import { aChannel, aDelivery, aJob, aMonitor, approvalStep, aRule, aSnoozeLink, aTriggerJob, aWorkflow, httpStep, pingTokenOf, waitStep } from '@cronsvc/core/testing';
+import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, aSnoozeLink, aTriggerJob, aWorkflow, httpStep, pingTokenOf, waitStep } from '@cronsvc/core/testing';
 
 /**
  * The real objects a fuzzed request can name: those of the workspace whose token it carries, and
@@ -13,7 +13,7 @@ import { aChannel, aDelivery, aJob, aMonitor, approvalStep, aRule, aSnoozeLink, 
  */
 export type Resource =
   | 'job' | 'execution' | 'secret' | 'channel' | 'delivery' | 'monitor' | 'rule' | 'workspace' | 'api_token'
-  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'snooze_token';
+  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'snooze_token' | 'host_limit' | 'tag';
 
 export type Owner = 'own' | 'other';
 
@@ -125,7 +125,7 @@ export class FuzzFixtures {
       this.sql(`SELECT 1 FROM step_executions WHERE token_hash = $1 AND type = $2 AND status = 'waiting' AND decision IS NULL`, [hashToken(token), type]);
 
     this.slot(owner, 'workspace', async () => ws, async () => true);
-    this.slot(owner, 'api_token', async () => (await createApiToken(rt.db, ws)).id, this.exists('api_tokens'));
+    this.slot(owner, 'api_token', async () => (await createApiToken(rt, ws)).id, this.exists('api_tokens'));
     this.slot(owner, 'secret', async () => (await createSecret(rt, ws, { name: SECRET_NAME, value: 'fuzz-secret-value' })).id, this.exists('secrets'));
     this.slot(owner, 'job', async () => (await aJob(rt, ws, { request: { url: `${target}/job` } })).id, this.exists('jobs'));
     this.slot(owner, 'channel', async () => (await aChannel(rt, ws, 'webhook', { url: `${target}/channel` })).id, this.exists('notification_channels'));
@@ -146,6 +146,13 @@ export class FuzzFixtures {
     );
     if (owner === 'other') return;
 
+    // A host name is not a workspace's to hide either (a PUT of another's sets one's own): the own workspace's only.
+    this.slot(
+      owner,
+      'host_limit',
+      async () => (await aHostLimit(rt, ws, 'fuzz.example.com', { max_concurrency: 2 })).host,
+      (host) => this.sql('SELECT 1 FROM host_limits WHERE workspace_id = $1 AND host = $2 AND max_concurrency IS NOT NULL', [ws, host]),
+    );
     // Public tokens are not a workspace's to hide; the own workspace's are enough.
     const inState = (status: string) => (id: string) => this.sql(`SELECT 1 FROM executions WHERE id = $1 AND status = $2`, [id, status]);
     this.slot(owner, 'execution', async () => (await runNow(rt, ws, this.current(owner, 'job'))).id, inState('queued'), ['job']);

@@ -36,6 +36,7 @@ const RESOURCE_AFTER: Record<string, Resource> = {
   channels: 'channel',
   rules: 'rule',
   secrets: 'secret',
+  'host-limits': 'host_limit',
   'notification-channels': 'channel',
   'notification-deliveries': 'delivery',
   monitors: 'monitor',
@@ -47,6 +48,7 @@ const RESOURCE_AFTER: Record<string, Resource> = {
   approvals: 'approval_token',
   ping: 'ping_token',
   snooze: 'snooze_token',
+  tags: 'tag',
 };
 
 /** A path parameter: a real id (this workspace's or another's), a real id made wrong, or hostile text. */

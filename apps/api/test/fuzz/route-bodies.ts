@@ -83,6 +83,7 @@ const jobs = () => mutated(fc.constantFrom<unknown>(...JOB_BASES));
 const rule = (events: readonly string[]) => (x: FixtureIds) => mutated(fc.record({ channel_id: oneOf(real(x, 'channel')), event: oneOf([...events]) }));
 const channel = () => mutated(oneOf(CHANNEL_CONFIGS).map((c) => ({ name: 'alerts', ...c })));
 const monitor = () => mutated(fc.constantFrom<unknown>({ name: 'nightly backup', expected_interval_sec: 86400, grace_sec: 600 }, { name: 'm', expected_interval_sec: 1 }));
+const token = () => mutated(fc.constantFrom<unknown>({}, { name: 'ci', scope: 'read' }, { scope: 'run', expires_at: '2099-01-01T00:00:00Z' }, { expires_at: '2001-01-01T00:00:00Z' }));
 const anyPayload = () => mutated(fc.oneof(fc.constantFrom<unknown>({ after: 'abc123', user: 'ann' }, { parcel: 'p-1' }, { comment: 'looks good' }, [1, 2], 'text', null), fc.jsonValue({ maxDepth: 3 })));
 
 export const ROUTE_BODIES: Record<string, RouteBody> = {
@@ -96,6 +97,21 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
         default_url: fc.constant(url('default')),
       }),
     ),
+  'POST /v1/jobs/apply': () =>
+    mutated(
+      fc.record({
+        jobs: fc.array(fc.constantFrom<unknown>(...JOB_BASES), { maxLength: 3 }).map((list) =>
+          list.map((job, i) => ({ ...(job as Record<string, unknown>), key: `fuzz.${i}`, tags: ['fuzz'] })),
+        ),
+        prune: fc.boolean(),
+        prune_tag: fc.constant('fuzz'),
+        dry_run: fc.boolean(),
+      }),
+    ),
+  'GET /v1/jobs/export': 'none',
+  'GET /v1/tags': 'none',
+  'POST /v1/tags/:tag/pause': 'none',
+  'POST /v1/tags/:tag/resume': 'none',
   'GET /v1/jobs': 'none',
   'GET /v1/jobs/:id': 'none',
   'PATCH /v1/jobs/:id': () => mutated(oneOf(JOB_PATCHES)),
@@ -128,6 +144,10 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'GET /v1/secrets/:id': 'none',
   'PATCH /v1/secrets/:id': () => mutated(fc.record({ value: fc.constantFrom('new value', 'é') })),
   'DELETE /v1/secrets/:id': 'none',
+  'GET /v1/host-limits': 'none',
+  'GET /v1/host-limits/:host': 'none',
+  'PUT /v1/host-limits/:host': () => mutated(fc.record({ max_concurrency: fc.constantFrom(1, 5, 1000), max_per_second: fc.constantFrom(0.1, 20, 10_000) })),
+  'DELETE /v1/host-limits/:host': 'none',
   'GET /v1/signing-key': 'none',
   'POST /v1/signing-key/rotate': 'none',
   'GET /v1/notification-deliveries': 'none',
@@ -153,6 +173,10 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'POST /v1/notification-rules/:id/unsnooze': 'none',
   'GET /v1/snooze/:token': 'none',
   'POST /v1/snooze/:token': anyPayload,
+  'POST /v1/tokens': token,
+  'GET /v1/tokens': 'none',
+  'DELETE /v1/tokens/:id': 'none',
+  'GET /v1/audit-events': 'none',
   'GET /v1/openapi.json': 'none',
   'POST /v1/triggers/:token': anyPayload,
   'GET /v1/ping/:token': 'none',
@@ -162,7 +186,7 @@ export const ROUTE_BODIES: Record<string, RouteBody> = {
   'POST /v1/approvals/:token/approve': anyPayload,
   'POST /v1/approvals/:token/reject': anyPayload,
   'POST /admin/v1/workspaces': () => mutated(fc.record({ name: fc.constantFrom('acme', 'a'.repeat(200)) })),
-  'POST /admin/v1/workspaces/:id/tokens': 'none',
+  'POST /admin/v1/workspaces/:id/tokens': token,
   'DELETE /admin/v1/tokens/:id': 'none',
 };
 

@@ -18,6 +18,8 @@ export interface JobFlags {
   jitter?: number;
   overlap?: string;
   catchUp?: string;
+  key?: string;
+  tag?: string[];
 }
 
 /** The kind and schedule that --every, --cron, --at or --once ask for, if one of them is given. */
@@ -80,6 +82,8 @@ export function jobPatch(flags: JobFlags, base: Record<string, unknown> = {}): J
   if (flags.jitter !== undefined) patch.jitter_seconds = flags.jitter;
   if (flags.overlap !== undefined) patch.overlap_policy = flags.overlap;
   if (flags.catchUp !== undefined) patch.catch_up_policy = flags.catchUp;
+  if (flags.key !== undefined) patch.key = flags.key;
+  if (flags.tag !== undefined) patch.tags = flags.tag;
   return patch as JobPatch;
 }
 

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { CATCH_UP_POLICIES, FIRE_OUTCOMES, JOB_KINDS, JOB_STATES, OVERLAP_POLICIES, type FireOutcome, type JobKind, type JobState } from '@cronsvc/contracts';
+import { CATCH_UP_POLICIES, FIRE_OUTCOMES, JOB_KINDS, JOB_STATES, OVERLAP_POLICIES, STATS_WINDOWS, type FireOutcome, type JobKind, type JobState, type StatsWindow } from '@cronsvc/contracts';
 import { collect, fetchPages, int, pageNote, readJsonInput, withPaging, type PageFlags } from '../options.js';
 import { readFile } from 'node:fs/promises';
 import { readStdin } from '../prompt.js';
 import { executionDetails } from '../output/executions-view.js';
-import { firesTable, importSummary, jobDetails, jobsTable } from '../output/jobs-view.js';
+import { firesTable, importSummary, jobDetails, jobsTable, statsView } from '../output/jobs-view.js';
 import { UsageError } from '../errors.js';
 import { jobInput, jobPatch, type JobFlags } from './job-body.js';
 import { done, example, withContext } from './shared.js';
@@ -25,10 +25,12 @@ function jobFlags(command: Command): Command {
     .option('--max-attempts <n>', 'attempts before the execution fails, 1 to 10', int)
     .option('--jitter <seconds>', 'start each scheduled run up to this many seconds after its slot, 0 to 3600', int)
     .option('--overlap <policy>', `a run due while max_concurrent_executions already run: ${OVERLAP_POLICIES.join(' (wait) or ')} (do not run it)`)
-    .option('--catch-up <policy>', `slots missed while the service was down: ${CATCH_UP_POLICIES.join(' (one catch-up run) or ')} (record them only)`);
+    .option('--catch-up <policy>', `slots missed while the service was down: ${CATCH_UP_POLICIES.join(' (one catch-up run) or ')} (record them only)`)
+    .option('--key <key>', 'the job\'s key, unique in the workspace (names it in apply documents)')
+    .option('--tag <tag>', 'a tag (repeatable; on update, the tags given replace the job\'s tags)', collect);
 }
 
-type ListFlags = PageFlags & { state?: JobState; kind?: JobKind; name?: string };
+type ListFlags = PageFlags & { state?: JobState; kind?: JobKind; name?: string; tag?: string[] };
 
 export function registerJobs(program: Command): void {
   const jobs = program.command('jobs').description('request jobs: create, list, change, run');
@@ -38,13 +40,14 @@ export function registerJobs(program: Command): void {
     .option('--state <state>', `only jobs in this state (${JOB_STATES.join(', ')})`)
     .option('--kind <kind>', `only jobs of this kind (${JOB_KINDS.join(', ')})`)
     .option('--name <text>', 'name contains this text (case-insensitive)')
+    .option('--tag <tag>', 'only jobs with this tag (repeatable: every tag given must match)', collect)
     .action(
       withContext(async ({ client, out }, flags: ListFlags) => {
-        const page = await fetchPages((q) => client.jobs.list({ ...q, state: flags.state, kind: flags.kind, name: flags.name }), flags);
+        const page = await fetchPages((q) => client.jobs.list({ ...q, state: flags.state, kind: flags.kind, name: flags.name, tag: flags.tag }), flags);
         out.result(page, (p) => jobsTable(out.paint, p) + pageNote(p));
       }),
     );
-  example(list, 'cronsvc jobs list --kind cron --name nightly', 'cronsvc jobs list --all --json | jq -r ".data[].id"');
+  example(list, 'cronsvc jobs list --kind cron --name nightly', 'cronsvc jobs list --tag billing --tag env:prod', 'cronsvc jobs list --all --json | jq -r ".data[].id"');
 
   example(
     jobs
@@ -70,6 +73,7 @@ export function registerJobs(program: Command): void {
     'cronsvc jobs create --name hook --cron "0 3 * * *" --url https://example.com/hook --method POST --header "Authorization: Bearer {{secret.API_KEY}}" --body \'{"full":true}\'',
     'cronsvc jobs create --name nightly --cron "0 2 * * *" --url https://example.com/nightly --jitter 300 --overlap skip --catch-up none',
     'cronsvc jobs create --file job.json',
+    'cronsvc jobs create --name invoices --cron "0 3 * * *" --url https://billing.example.com/run --key billing.invoices --tag billing',
   );
 
   const update = jobFlags(jobs.command('update <id>').description('change the fields given, and only those (PATCH)'))
@@ -124,6 +128,17 @@ export function registerJobs(program: Command): void {
       }),
     );
   example(fires, 'cronsvc jobs fires job_123', 'cronsvc jobs fires job_123 --outcome missed --json');
+
+  const stats = jobs
+    .command('stats <id>')
+    .description("the job's executions, success rate and duration percentiles over a window, per hour or day")
+    .option('--window <window>', `24h (hourly), 7d or 30d (daily) (${STATS_WINDOWS.join(', ')})`, '24h')
+    .action(
+      withContext(async ({ client, out }, id: string, flags: { window: StatsWindow }) => {
+        out.result(await client.jobs.stats(id, flags.window), (s) => statsView(out.paint, s));
+      }),
+    );
+  example(stats, 'cronsvc jobs stats job_123', 'cronsvc jobs stats job_123 --window 30d --json');
 
   const importCommand = jobs
     .command('import <file>')

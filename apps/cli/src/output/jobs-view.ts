@@ -1,4 +1,4 @@
-import type { Fire, ImportResult, Job, ListEnvelope } from '@cronsvc/contracts';
+import type { Fire, ImportResult, Job, JobStats, ListEnvelope } from '@cronsvc/contracts';
 import { duration } from './time.js';
 import { paintStatus, type Paint } from './color.js';
 import { details, table } from './table.js';
@@ -20,6 +20,7 @@ export const jobsTable = (paint: Paint, page: ListEnvelope<Job>) =>
     { header: 'SCHEDULE', value: scheduleText, max: 40 },
     { header: 'STATE', value: (j) => paintStatus(paint, j.state) },
     { header: 'NEXT RUN', value: (j) => relativeTime(j.next_run_at) },
+    { header: 'TAGS', value: (j) => (j.tags ?? []).join(','), max: 40 },
   ]);
 
 export function jobDetails(paint: Paint, job: Job): string {
@@ -27,6 +28,7 @@ export function jobDetails(paint: Paint, job: Job): string {
   const headers = request ? Object.entries(request.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join(', ') : '';
   return details([
     ['ID', job.id],
+    ['Key', job.key ?? undefined],
     ['Name', job.name],
     ['Kind', job.kind],
     ['State', paintStatus(paint, job.state)],
@@ -39,10 +41,36 @@ export function jobDetails(paint: Paint, job: Job): string {
     ['Steps', job.steps ? job.steps.map((s) => `${s.id} (${s.type})`).join(', ') : undefined],
     ['Max attempts', String(job.retry_policy.max_attempts)],
     ['Fire policies', job.overlap_policy ? `overlap ${job.overlap_policy}, catch-up ${job.catch_up_policy}, jitter ${job.jitter_seconds} s` : undefined],
+    ['Tags', job.tags?.length ? job.tags.join(', ') : undefined],
     ['Trigger URL', job.trigger_url],
     ['Created', `${job.created_at} (${relativeTime(job.created_at)})`],
     ['Updated', `${job.updated_at} (${relativeTime(job.updated_at)})`],
   ]);
+}
+
+const ms = (value: number | null) => (value === null ? '-' : duration(value));
+
+/** A job's statistics: the totals, then one line per bucket that had executions. */
+export function statsView(paint: Paint, stats: JobStats): string {
+  const rate = stats.success_rate === null ? '-' : `${(stats.success_rate * 100).toFixed(1)}%`;
+  const head = details([
+    ['Window', stats.window],
+    ['Executions', `${stats.executions} (${stats.succeeded} succeeded, ${stats.failed} failed)`],
+    ['Success rate', stats.success_rate === null ? rate : paint(rate, stats.failed === 0 ? 'green' : 'yellow')],
+    ['Duration', `p50 ${ms(stats.duration_ms.p50)}, p95 ${ms(stats.duration_ms.p95)}, p99 ${ms(stats.duration_ms.p99)}`],
+  ]);
+  const busy = stats.buckets.filter((b) => b.executions > 0);
+  if (busy.length === 0) return head;
+  const buckets = table(busy, [
+    { header: 'FROM', value: (b) => b.start },
+    { header: 'RUNS', value: (b) => String(b.executions) },
+    { header: 'FAILED', value: (b) => (b.failed === 0 ? '0' : paint(String(b.failed), 'red')) },
+    { header: 'P50', value: (b) => ms(b.p50_ms) },
+    { header: 'P95', value: (b) => ms(b.p95_ms) },
+  ]);
+  return `${head}
+
+${buckets}`;
 }
 
 /** A job's fire ledger, newest slot first. */

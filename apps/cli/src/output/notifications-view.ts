@@ -1,4 +1,4 @@
-import type { Channel, Delivery, ListEnvelope, Monitor, Rule, Secret } from '@cronsvc/contracts';
+import type { Channel, Delivery, HostLimit, ListEnvelope, Monitor, Rule, Secret } from '@cronsvc/contracts';
 import { paintStatus, type Paint } from './color.js';
 import { details, table } from './table.js';
 import { relativeTime } from './time.js';
@@ -8,6 +8,14 @@ export const secretsTable = (page: ListEnvelope<Secret>) =>
     { header: 'ID', value: (s) => s.id },
     { header: 'NAME', value: (s) => s.name },
     { header: 'UPDATED', value: (s) => relativeTime(s.updated_at) },
+  ]);
+
+export const hostLimitsTable = (page: ListEnvelope<HostLimit>) =>
+  table(page.data, [
+    { header: 'HOST', value: (h) => h.host, max: 40 },
+    { header: 'MAX CONCURRENCY', value: (h) => (h.max_concurrency === null ? '-' : String(h.max_concurrency)) },
+    { header: 'MAX PER SECOND', value: (h) => (h.max_per_second === null ? '-' : String(h.max_per_second)) },
+    { header: 'COOL-DOWN UNTIL', value: (h) => (h.cooldown_until ? `${h.cooldown_until} (${relativeTime(h.cooldown_until)})` : '-') },
   ]);
 
 export const channelsTable = (page: ListEnvelope<Channel>) =>

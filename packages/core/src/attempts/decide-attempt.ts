@@ -1,12 +1,17 @@
 import type { AttemptStatus, ErrorClass, HttpErrorClass, RequestSpec, RetryPolicy } from '@cronsvc/contracts';
 import type { HttpResult } from '../http/http-client.js';
+import { hostCooldownUntil, retryAt, type RetryTiming } from './retry-at.js';
 import { checkAssertions, type CheckOptions } from './response-assertions.js';
 import { matchResponse } from './response-matcher.js';
 
-/** succeeded and failed end the execution; retry schedules the next attempt. Only a success has no error class. */
+/**
+ * succeeded and failed end the execution; retry schedules the next attempt at `retryAt`
+ * (retry-at.ts: backoff, Retry-After, deadline). Only a success has no error class.
+ */
 export type AttemptVerdict =
   | { status: AttemptStatus; errorClass: null; errorMessage: string | null; outcome: 'succeeded' }
-  | { status: AttemptStatus; errorClass: ErrorClass; errorMessage: string | null; outcome: 'retry' | 'failed' };
+  | { status: AttemptStatus; errorClass: ErrorClass; errorMessage: string | null; outcome: 'failed' }
+  | { status: AttemptStatus; errorClass: ErrorClass; errorMessage: string | null; outcome: 'retry'; retryAt: Date };
 
 // Transport failures that another try cannot fix: the target is refused by policy.
 const FINAL_TRANSPORT = new Set(['BLOCKED_TARGET']);
@@ -28,21 +33,22 @@ export function decideAttempt(
   request: Pick<RequestSpec, 'success_statuses' | 'response_matcher' | 'response_assertions'>,
   retry: RetryPolicy,
   attemptNumber: number,
-  checks: CheckOptions = {},
+  checks: CheckOptions,
+  timing: RetryTiming,
 ): AttemptVerdict {
   const attemptsLeft = attemptNumber < retry.max_attempts;
+  const unless = (retryable: boolean) =>
+    retryable && attemptsLeft ? { outcome: 'retry' as const, retryAt: retryAt(attemptNumber, timing, hostCooldownUntil(result, timing)) } : { outcome: 'failed' as const };
   if (result.kind === 'error') {
     const status: AttemptStatus = result.errorClass === 'TIMEOUT' ? 'TIMEOUT' : 'CONNECTION_ERROR';
-    const retryable = !FINAL_TRANSPORT.has(result.errorClass);
-    return { status, errorClass: result.errorClass, errorMessage: result.message, outcome: retryable && attemptsLeft ? 'retry' : 'failed' };
+    return { status, errorClass: result.errorClass, errorMessage: result.message, ...unless(!FINAL_TRANSPORT.has(result.errorClass)) };
   }
   if (!request.success_statuses.includes(result.statusCode)) {
-    const retryable = retry.retry_on_statuses.includes(result.statusCode);
     return {
       status: 'HTTP_ERROR',
       errorClass: httpErrorClass(result.statusCode),
       errorMessage: `status ${result.statusCode} is not a success status`,
-      outcome: retryable && attemptsLeft ? 'retry' : 'failed',
+      ...unless(retry.retry_on_statuses.includes(result.statusCode)),
     };
   }
   const matched = matchResponse(request.response_matcher, bodyText);
@@ -56,7 +62,3 @@ function mismatch(message: string): AttemptVerdict {
   return { status: 'HTTP_ERROR', errorClass: 'RESPONSE_MISMATCH', errorMessage: message, outcome: 'failed' };
 }
 
-/** Delay before attempt n+1: 250 ms x 2^n, times a random factor in [0.8, 1.2]. */
-export function backoffMs(attemptNumber: number, random: () => number = Math.random): number {
-  return Math.round(250 * 2 ** attemptNumber * (0.8 + 0.4 * random()));
-}

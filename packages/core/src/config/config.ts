@@ -22,6 +22,8 @@ export const SUPERVISED_ENV = 'CRONSVC_SUPERVISED';
 export interface Config {
   readonly nodeEnv: string;
   readonly port: number;
+  /** The address the API listens on (HOST): 0.0.0.0, every interface, unless set. */
+  readonly host: string;
   /**
    * The database: a postgres URL, or the literal `embedded` until `resolveStores` has started
    * the embedded server and put its URL here.
@@ -57,6 +59,8 @@ export interface Config {
   /** Base URL of the chat_c bot API. */
   readonly chatCApiBase: string;
   readonly executionRetentionDays: number;
+  /** How long audit events are kept (AUDIT_RETENTION_DAYS). */
+  readonly auditRetentionDays: number;
   readonly logLevel: string;
   readonly allInOne: boolean;
   /** How far ahead the scheduler turns due fires into queued executions. */
@@ -67,12 +71,15 @@ export interface Config {
   readonly executorConcurrency: number;
   /** Requests of one workspace in flight at once across all executors (fair share); 0 = no limit. */
   readonly workspaceMaxInFlight: number;
+  /** The longest a target's Retry-After (429, 503) holds back its host's requests (ms). */
+  readonly retryAfterMaxMs: number;
   /** How long before an attempt is due the executor takes it from the queue and holds it. */
   readonly executorPrefetchMs: number;
   /** How long a worker owns an execution before another may take it over. */
   readonly executionLeaseMs: number;
   /** How long an executor's heartbeat may be silent before another executor takes over its work. */
   readonly executorDeadAfterMs: number;
+  readonly notifierDeadAfterMs: number;
   /**
    * How long a stop waits for work in flight to finish before handing it back to be run again
    * (docs/RELIABILITY.md, "Stopping the service").
@@ -114,6 +121,7 @@ const MAKE_KEY = 'make one with: openssl rand -base64 32';
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  HOST: Joi.string().hostname().default('0.0.0.0'),
   DATABASE_URL: Joi.string().custom((value: string, helpers) =>
     value === EMBEDDED_DATABASE || !postgresUrl.validate(value).error
       ? value
@@ -139,6 +147,7 @@ const schema = Joi.object({
   SMTP_FROM: Joi.string().max(320).pattern(/^[^\r\n]*$/),
   CHAT_C_API_BASE: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.telegram.org'),
   EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
+  AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(365),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly', 'silent').default('info'),
   ALL_IN_ONE: Joi.boolean().truthy('1').falsy('0').default(false),
   SCHEDULER_LOOKAHEAD_MS: Joi.number().integer().min(0).max(60_000).default(5_000),
@@ -147,10 +156,12 @@ const schema = Joi.object({
   EXECUTOR_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(200),
   // 0 turns fair share off.
   WORKSPACE_MAX_IN_FLIGHT: Joi.number().integer().min(0).max(100_000).default(50),
+  RETRY_AFTER_MAX_SECONDS: Joi.number().integer().min(0).max(86_400).default(600),
   EXECUTOR_PREFETCH_MS: Joi.number().integer().min(0).max(60_000).default(3_000),
   EXECUTION_LEASE_MS: Joi.number().integer().min(1_000).max(600_000).default(30_000),
   // At least two heartbeats (HEARTBEAT_INTERVAL_MS) must be missed before a worker counts as dead.
   EXECUTOR_DEAD_AFTER_MS: Joi.number().integer().min(2_000).max(600_000).default(3_000),
+  NOTIFIER_DEAD_AFTER_MS: Joi.number().integer().min(2_000).max(600_000).default(3_000),
   STOP_GRACE_SECONDS: Joi.number().integer().min(0).max(3_600).default(30),
   MAX_JOBS_PER_WORKSPACE: Joi.number().integer().min(1).max(1_000_000_000).default(100_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000),
@@ -215,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
   return Object.freeze({
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
+    host: value.HOST,
     databaseUrl: value.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     databaseUrlSet: value.DATABASE_URL !== undefined,
     databasePoolSize: value.DATABASE_POOL_SIZE,
@@ -239,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     smtpFrom: value.SMTP_FROM ?? `cron-service <notifications@${new URL(value.PUBLIC_BASE_URL ?? 'http://localhost').hostname}>`,
     chatCApiBase: value.CHAT_C_API_BASE.replace(/\/+$/, ''),
     executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
+    auditRetentionDays: value.AUDIT_RETENTION_DAYS,
     logLevel: value.LOG_LEVEL,
     allInOne: value.ALL_IN_ONE,
     schedulerLookaheadMs: value.SCHEDULER_LOOKAHEAD_MS,
@@ -246,9 +259,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     reconcileIntervalMs: value.RECONCILE_INTERVAL_MS,
     executorConcurrency: value.EXECUTOR_CONCURRENCY,
     workspaceMaxInFlight: value.WORKSPACE_MAX_IN_FLIGHT,
+    retryAfterMaxMs: value.RETRY_AFTER_MAX_SECONDS * 1_000,
     executorPrefetchMs: value.EXECUTOR_PREFETCH_MS,
     executionLeaseMs: value.EXECUTION_LEASE_MS,
     executorDeadAfterMs: value.EXECUTOR_DEAD_AFTER_MS,
+    notifierDeadAfterMs: value.NOTIFIER_DEAD_AFTER_MS,
     stopGraceMs: value.STOP_GRACE_SECONDS * 1_000,
     maxJobsPerWorkspace: value.MAX_JOBS_PER_WORKSPACE,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,

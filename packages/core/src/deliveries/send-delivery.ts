@@ -27,6 +27,8 @@ export interface DeliveryDeps extends Deps {
    * every notifier; callbacks are not counted, one per execution at most. Without one, no limit.
    */
   channelLimiter?: RateLimiter;
+  /** The claiming notifier's heartbeat id, which its claims carry for a takeover when it dies. */
+  workerId?: string;
 }
 
 // While one notifier sends, no other may; past this the sender is presumed dead.
@@ -54,6 +56,7 @@ interface ClaimedDelivery {
 interface ClaimInput {
   id: string;
   now: Date;
+  worker: string | null;
 }
 
 interface RecordInput {
@@ -73,6 +76,7 @@ const CLAIM_COLUMNS: readonly Column<ClaimInput>[] = [
   { name: 'id', type: 'text', value: (i) => i.id },
   { name: 'now', type: 'timestamptz', value: (i) => i.now },
   { name: 'lease_until', type: 'timestamptz', value: (i) => new Date(i.now.getTime() + PROCESSING_LEASE_MS) },
+  { name: 'worker', type: 'text', value: (i) => i.worker },
 ];
 
 const RECORD_COLUMNS: readonly Column<RecordInput>[] = [
@@ -92,7 +96,7 @@ const RECORD_COLUMNS: readonly Column<RecordInput>[] = [
 const CLAIM_SQL = `
   WITH claimed AS (
     UPDATE deliveries AS d
-       SET status = 'processing', attempts = d.attempts + 1, next_attempt_at = v.lease_until, updated_at = v.now
+       SET status = 'processing', attempts = d.attempts + 1, next_attempt_at = v.lease_until, updated_at = v.now, claimed_by = v.worker
       FROM ${unnestFrom(CLAIM_COLUMNS, 'v')}
      WHERE d.id = v.id
        AND ((d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= v.now))
@@ -176,7 +180,7 @@ export type DeliveryOutcome = { done: DeliveryVerdict['outcome'] } | { skip: str
  */
 export async function sendDelivery(deps: DeliveryDeps, deliveryId: string): Promise<DeliveryOutcome> {
   const { claims, records } = batchers(deps.pool);
-  const claimed = await claims.add({ id: deliveryId, now: deps.clock.now() });
+  const claimed = await claims.add({ id: deliveryId, now: deps.clock.now(), worker: deps.workerId ?? null });
   if (!claimed) return { skip: 'delivery is not due, already handled, or gone' };
   if (claimed.kind === 'channel' && deps.channelLimiter) {
     const limit = await deps.channelLimiter.hit(`deliveries:${claimed.workspace_id}`);

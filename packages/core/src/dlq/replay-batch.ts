@@ -1,3 +1,4 @@
+import type { Actor } from '../access/actor.js';
 import { REPLAY_BATCH_MAX, type ReplayBatchInput, type ReplayBatchResult } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { ExecutionRow } from '../db/client.js';
@@ -27,7 +28,7 @@ export function parseReplayBatch(body: unknown): ReplayBatchInput {
  * lands in `failed` and the others go on. Anything else (the database gone) ends the batch with
  * that error; what was committed before it is still queued.
  */
-export async function replayBatch(deps: Deps, workspaceId: string, body: unknown): Promise<ReplayBatchResult> {
+export async function replayBatch(deps: Deps, workspaceId: string, body: unknown, actor?: Actor): Promise<ReplayBatchResult> {
   const input = parseReplayBatch(body);
   const ids = 'ids' in input ? input.ids : await oldestOfJob(deps, workspaceId, input.job_id);
   const result: ReplayBatchResult = { replayed: [], failed: [] };
@@ -35,7 +36,7 @@ export async function replayBatch(deps: Deps, workspaceId: string, body: unknown
   try {
     for (const id of ids) {
       try {
-        const replay = await commitReplay(deps, workspaceId, id, 'dlq_replay');
+        const replay = await commitReplay(deps, workspaceId, id, 'dlq_replay', actor);
         committed.push(replay);
         result.replayed.push({ id, execution_id: replay.id });
       } catch (error) {

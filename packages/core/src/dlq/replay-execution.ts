@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import type { ExecutionSource } from '@cronsvc/contracts';
 import type { ExecutionRow, Prisma } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -22,12 +24,13 @@ export type ReplaySource = Extract<ExecutionSource, 'replay' | 'dlq_replay'>;
  * definition at attempt time, which is what a replay should run; its state does not matter
  * either, as with run-now (a paused or completed job can be replayed).
  */
-export async function commitReplay(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, id: string, source: ReplaySource): Promise<ExecutionRow> {
+export async function commitReplay(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, id: string, source: ReplaySource, actor?: Actor): Promise<ExecutionRow> {
   // The copy of a trigger input counts like the original: a workspace at its limit of stored bytes cannot replay a triggered run.
   return withinStoredBytes(deps.config.maxStoredBytesPerWorkspace, () => deps.db.$transaction(async (tx) => {
     const original = source === 'dlq_replay' ? await takeFromDlq(tx, workspaceId, id) : await tx.execution.findFirst({ where: { id, workspaceId } });
     if (!original) throw source === 'dlq_replay' ? notInDlq() : AppError.notFound('execution');
     const job = await findJob(tx, workspaceId, original.jobId);
+    await writeAudit(tx, actor, { action: source === 'dlq_replay' ? 'execution.dlq_replayed' : 'execution.replayed', targetType: 'execution', targetId: original.id });
     return tx.execution.create({
       data: executionRow({
         workspaceId,
@@ -46,8 +49,8 @@ export async function commitReplay(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
 }
 
 /** Replays one execution and hands it to the executor, as run-now does. */
-export async function replayExecution(deps: Deps, workspaceId: string, id: string, source: ReplaySource): Promise<ExecutionRow> {
-  const replay = await commitReplay(deps, workspaceId, id, source);
+export async function replayExecution(deps: Deps, workspaceId: string, id: string, source: ReplaySource, actor?: Actor): Promise<ExecutionRow> {
+  const replay = await commitReplay(deps, workspaceId, id, source, actor);
   await enqueueCommitted(deps, [firstAttempt(replay)]);
   return replay;
 }

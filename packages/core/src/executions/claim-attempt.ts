@@ -43,6 +43,8 @@ export interface ClaimedExecution {
    * takeover) or there is no limit.
    */
   workspaceRoom: number | null;
+  /** When the host gate first deferred this attempt (its wait is counted from then); null when it was not. */
+  budgetWaitingSince: Date | null;
 }
 
 /**
@@ -95,6 +97,7 @@ interface ClaimRow {
   jitter_ms: number | null;
   caught_up: boolean | null;
   workspace_room: number | null;
+  budget_waiting_since: Date | null;
 }
 
 // How long an execution held back by max_concurrent_executions waits before looking again,
@@ -125,6 +128,7 @@ function toClaimed(row: ClaimRow): ClaimedExecution {
         ? { dueAt: new Date(row.scheduled_for.getTime() + (row.jitter_ms ?? 0)), caughtUp: row.caught_up === true }
         : null,
     workspaceRoom: row.workspace_room === null ? null : Number(row.workspace_room),
+    budgetWaitingSince: row.budget_waiting_since,
   };
 }
 
@@ -178,7 +182,7 @@ const CLAIM_SQL = `
          OR (e.status = 'running' AND e.locked_until IS NULL AND (v.max_in_flight = 0 OR r.room_left >= 0))
          OR (e.status = 'running' AND e.locked_until < now()))
     RETURNING e.id, e.workspace_id, e.job_id, e.job_name, e.source, e.attempt_count, e.started_at, e.scheduled_for, e.request_id, e.variables, e.claim_token,
-              e.unrecorded_claims, e.fire_key, e.jitter_ms, e.caught_up, r.room_left AS workspace_room,
+              e.unrecorded_claims, e.fire_key, e.jitter_ms, e.caught_up, r.room_left AS workspace_room, e.budget_waiting_since,
               j.kind, j.request, j.retry_policy, j.max_concurrent_executions,
               w.signing_key, w.previous_signing_key, w.signing_key_rotated_at`;
 
@@ -357,21 +361,36 @@ export function extendLease(pool: SqlPool, executionId: string, claimToken: numb
   return renewals(pool).add({ executionId, claimToken, leaseMs });
 }
 
-const CLAIM_KEY_COLUMNS: readonly Column<{ executionId: string; claimToken: number }>[] = [
+/** A claim to give back; with `deferMs`, given back by the host gate (docs/adr/026-a-gate-in-the-attempt-pipeline.md). */
+export interface ClaimToRelease {
+  executionId: string;
+  claimToken: number;
+  /** The gate deferred the attempt: it is due this long after now() and the claim does not count as unrecorded. */
+  deferMs?: number;
+}
+
+const CLAIM_KEY_COLUMNS: readonly Column<ClaimToRelease>[] = [
   { name: 'id', type: 'text', value: (i) => i.executionId },
   { name: 'claim_token', type: 'int', value: (i) => i.claimToken },
+  { name: 'defer_ms', type: 'int', value: (i) => (i.deferMs === undefined ? null : Math.max(0, Math.round(i.deferMs))) },
 ];
 
 /**
  * Gives claims back before their attempts were recorded (an executor stopping past its grace
  * period): the lease ends now, so another executor can claim each execution at once. The claim
  * token stays, so this worker could still record an answer that arrives first; once another
- * claims it, it can no longer. Answers the ids released (those still held by these claims).
+ * claims it, it can no longer. A claim the host gate deferred is given back the same way, and
+ * more: its next attempt is due after the deferral, the claim is not counted among the
+ * unrecorded ones (nothing was sent, so nothing is spent), and the wait starts being counted.
+ * Answers the ids released (those still held by these claims).
  */
-export async function releaseClaims(pool: SqlPool, items: { executionId: string; claimToken: number }[]): Promise<string[]> {
+export async function releaseClaims(pool: SqlPool, items: ClaimToRelease[]): Promise<string[]> {
   if (items.length === 0) return [];
   const { rows } = await pool.query<{ id: string }>(
-    `UPDATE executions AS e SET locked_until = NULL
+    `UPDATE executions AS e SET locked_until = NULL,
+            next_attempt_at = CASE WHEN v.defer_ms IS NULL THEN e.next_attempt_at ELSE now() + v.defer_ms * interval '1 millisecond' END,
+            unrecorded_claims = CASE WHEN v.defer_ms IS NULL THEN e.unrecorded_claims ELSE greatest(e.unrecorded_claims - 1, 0) END,
+            budget_waiting_since = CASE WHEN v.defer_ms IS NULL THEN e.budget_waiting_since ELSE COALESCE(e.budget_waiting_since, now()) END
        FROM ${unnestFrom(CLAIM_KEY_COLUMNS, 'v')}
       WHERE e.id = v.id AND e.status = 'running' AND e.claim_token = v.claim_token
      RETURNING e.id`,

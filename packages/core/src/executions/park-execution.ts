@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import type { ExecutionRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
@@ -15,17 +17,26 @@ export interface ParkResult {
  * ends the execution. Each step is one conditional UPDATE, so a worker claiming the execution
  * at the same moment either sees it parked or makes it "in flight", never both.
  */
-export async function parkExecution(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ParkResult> {
+export async function parkExecution(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string, actor?: Actor): Promise<ParkResult> {
   const now = deps.clock.now();
   // Whether the lease ran out is judged on the database's clock, like every lease decision (ADR 006).
   // A step-driven run's deadline keeps running while it is parked: it becomes the park's timer.
-  const atOnce = await deps.db.$executeRaw`
-    UPDATE executions SET status = 'waiting', waiting_reason = 'manual', locked_until = NULL, park_requested = false,
-           waiting_expires_at = deadline_at, updated_at = ${now}
-     WHERE id = ${id} AND workspace_id = ${workspaceId}
-       AND (status = 'queued' OR (status = 'running' AND (locked_until IS NULL OR locked_until < now())))`;
+  const event = { action: 'execution.parked', targetType: 'execution', targetId: id };
+  const atOnce = await deps.db.$transaction(async (tx) => {
+    const parked = await tx.$executeRaw`
+      UPDATE executions SET status = 'waiting', waiting_reason = 'manual', locked_until = NULL, park_requested = false,
+             waiting_expires_at = deadline_at, updated_at = ${now}
+       WHERE id = ${id} AND workspace_id = ${workspaceId}
+         AND (status = 'queued' OR (status = 'running' AND (locked_until IS NULL OR locked_until < now())))`;
+    if (parked > 0) await writeAudit(tx, actor, event);
+    return parked;
+  });
   if (atOnce === 0) {
-    const later = await deps.db.execution.updateMany({ where: { id, workspaceId, status: 'running' }, data: { parkRequested: true } });
+    const later = await deps.db.$transaction(async (tx) => {
+      const marked = await tx.execution.updateMany({ where: { id, workspaceId, status: 'running' }, data: { parkRequested: true } });
+      if (marked.count > 0) await writeAudit(tx, actor, event);
+      return marked;
+    });
     const execution = await deps.db.execution.findFirst({ where: { id, workspaceId } });
     if (!execution) throw AppError.notFound('execution');
     if (later.count === 0) throw AppError.invalidState(`execution is ${execution.status}; only a queued or running execution can be parked`);

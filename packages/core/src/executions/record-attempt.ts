@@ -1,4 +1,4 @@
-import type { AttemptRequest, AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptStatus, AttemptTimings, ErrorClass } from '@cronsvc/contracts';
 import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
@@ -6,7 +6,8 @@ import { executionEventWanted } from '../notifications/insert-event.js';
 import { streakCounted, streakWrites } from '../notifications/streak-writes.js';
 import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution } from './claim-attempt.js';
-import { backoffMs, type AttemptVerdict } from '../attempts/decide-attempt.js';
+import { durationClass, rollupWrite } from './job-stats.js';
+import type { AttemptVerdict } from '../attempts/decide-attempt.js';
 
 /** What an attempt produced, with secret values already masked out of everything stored. */
 export interface AttemptRecord {
@@ -14,10 +15,14 @@ export interface AttemptRecord {
   /** The request as sent, secrets masked; null when none was sent. */
   request: AttemptRequest | null;
   latencyMs: number;
+  /** Per-phase timings; null or absent when no request was made. */
+  timings?: AttemptTimings | null;
   statusCode: number | null;
   preview: string | null;
   headers: Record<string, string> | null;
   output: unknown;
+  /** How long the attempt waited for its host's budget or cool-down before it was sent (ms). */
+  budgetWaitMs: number;
 }
 
 export type Recorded =
@@ -32,19 +37,23 @@ interface RecordRow {
   outcome: string;
   at: Date;
   durationMs: number;
+  /** The duration's class in the statistics rollup (job-stats.ts). */
+  durationClass: number;
   finalResponse: unknown;
   finalOutput: unknown;
   errorClass: ErrorClass | null;
   errorMessage: string | null;
-  /** A retry's backoff: the next attempt is due this long after now() on the database's clock. */
+  /** A retry's delay (the verdict's retryAt): the next attempt is due this long after now() on the database's clock. */
   retryDelayMs: number | null;
   attemptStatus: AttemptStatus;
   statusCode: number | null;
   latencyMs: number;
+  timings: AttemptTimings | null;
   request: AttemptRequest | null;
   bodyPreview: string | null;
   responseHeaders: Record<string, string> | null;
   startedAt: Date;
+  budgetWaitMs: number;
   /** The one_time or scheduled job this attempt completes, when it is the job's own fire ending. */
   completesJobId: string | null;
   /** The token of the claim this attempt ran under: only the claim's current holder may record. */
@@ -57,6 +66,7 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'outcome', type: 'text', value: (r) => r.outcome },
   { name: 'at', type: 'timestamptz', value: (r) => r.at },
   { name: 'duration_ms', type: 'int', value: (r) => r.durationMs },
+  { name: 'duration_class', type: 'int', value: (r) => r.durationClass },
   { name: 'final_response', type: 'jsonb', value: (r) => r.finalResponse },
   { name: 'final_output', type: 'jsonb', value: (r) => r.finalOutput },
   { name: 'error_class', type: 'text', value: (r) => r.errorClass },
@@ -65,10 +75,12 @@ const RECORD_COLUMNS: readonly Column<RecordRow>[] = [
   { name: 'attempt_status', type: 'text', value: (r) => r.attemptStatus },
   { name: 'status_code', type: 'int', value: (r) => r.statusCode },
   { name: 'latency_ms', type: 'int', value: (r) => r.latencyMs },
+  { name: 'timings', type: 'jsonb', value: (r) => r.timings },
   { name: 'request', type: 'jsonb', value: (r) => r.request },
   { name: 'body_preview', type: 'text', value: (r) => r.bodyPreview },
   { name: 'response_headers', type: 'jsonb', value: (r) => r.responseHeaders },
   { name: 'started_at', type: 'timestamptz', value: (r) => r.startedAt },
+  { name: 'budget_wait_ms', type: 'int', value: (r) => r.budgetWaitMs },
   { name: 'completes_job_id', type: 'text', value: (r) => r.completesJobId },
   { name: 'claim_token', type: 'int', value: (r) => r.claimToken },
 ];
@@ -89,7 +101,7 @@ const RECORD_SQL = `
     UPDATE executions AS e SET
       status = CASE WHEN i.outcome <> 'retry' THEN i.outcome WHEN e.park_requested THEN 'waiting' ELSE 'running' END,
       waiting_reason = CASE WHEN i.outcome = 'retry' AND e.park_requested THEN 'manual' ELSE e.waiting_reason END,
-      attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at, unrecorded_claims = 0,
+      attempt_count = i.number, locked_until = NULL, park_requested = false, updated_at = i.at, unrecorded_claims = 0, budget_waiting_since = NULL,
       next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.retry_delay_ms * interval '1 millisecond' ELSE e.next_attempt_at END,
       finished_at = CASE WHEN i.outcome = 'retry' THEN e.finished_at ELSE i.at END,
       duration_ms = CASE WHEN i.outcome = 'retry' THEN e.duration_ms ELSE i.duration_ms END,
@@ -102,9 +114,9 @@ const RECORD_SQL = `
      WHERE e.id = i.id AND e.status = 'running' AND e.attempt_count = i.number - 1 AND e.claim_token = i.claim_token
     RETURNING e.id, e.status, e.workspace_id, e.job_id
   ), attempt AS (
-    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, request, body_preview, response_headers, error_class, error_message, started_at, created_at)
-    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.request, i.body_preview, i.response_headers,
-           i.error_class, i.error_message, i.started_at, i.at
+    INSERT INTO attempts (execution_id, number, status, status_code, latency_ms, timings, request, body_preview, response_headers, error_class, error_message, started_at, budget_wait_ms, created_at)
+    SELECT i.id, i.number, i.attempt_status, i.status_code, i.latency_ms, i.timings, i.request, i.body_preview, i.response_headers,
+           i.error_class, i.error_message, i.started_at, i.budget_wait_ms, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
   ), finished AS (
     SELECT u.id, u.job_id, u.status, i.ord
@@ -115,7 +127,8 @@ const RECORD_SQL = `
     SELECT u.workspace_id, 'execution.' || u.status, u.id, se.failures, se.epoch, i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id JOIN jobs AS j ON j.id = u.job_id LEFT JOIN streak_events AS se ON se.id = u.id
      WHERE u.status IN ('succeeded', 'failed') AND ${executionEventWanted('j', 'u.status')}
-  ), completed AS (
+  ), ${rollupWrite('rolled', `SELECT u.job_id, i.at, u.status = 'failed' AS failed, i.duration_class
+      FROM updated AS u JOIN input AS i ON i.id = u.id WHERE u.status IN ('succeeded', 'failed')`)}, completed AS (
     UPDATE jobs AS j SET state = 'completed', updated_at = i.at
       FROM updated AS u JOIN input AS i ON i.id = u.id
      WHERE j.id = i.completes_job_id AND j.kind IN ('one_time', 'scheduled') AND j.state = 'active' AND j.next_run_at IS NULL
@@ -145,7 +158,7 @@ const records = perPool(
  * the execution, or whose attempt was recorded already, records nothing.
  */
 export async function recordAttempt(
-  deps: Pick<Deps, 'clock' | 'pool'> & { random?: () => number },
+  deps: Pick<Deps, 'clock' | 'pool'>,
   exe: ClaimedExecution,
   number: number,
   startedAt: Date,
@@ -154,7 +167,7 @@ export async function recordAttempt(
   const now = deps.clock.now();
   const { verdict } = record;
   const final = verdict.outcome !== 'retry';
-  const retryDelayMs = final ? null : backoffMs(number, deps.random);
+  const retryDelayMs = verdict.outcome === 'retry' ? Math.max(0, verdict.retryAt.getTime() - now.getTime()) : null;
   // When the next attempt's queue job should run, on this executor's clock; the row's
   // next_attempt_at is set from the database's (see RECORD_SQL).
   const nextAttemptAt = retryDelayMs === null ? null : new Date(now.getTime() + retryDelayMs);
@@ -166,6 +179,7 @@ export async function recordAttempt(
       outcome: verdict.outcome,
       at: now,
       durationMs: now.getTime() - exe.startedAt.getTime(),
+      durationClass: durationClass(now.getTime() - exe.startedAt.getTime()),
       finalResponse,
       finalOutput: record.output,
       errorClass: verdict.errorClass,
@@ -174,10 +188,12 @@ export async function recordAttempt(
       attemptStatus: verdict.status,
       statusCode: record.statusCode,
       latencyMs: record.latencyMs,
+      timings: record.timings ?? null,
       request: record.request,
       bodyPreview: record.preview,
       responseHeaders: record.headers,
       startedAt,
+      budgetWaitMs: record.budgetWaitMs,
       // A one_time or scheduled job's own fire ending completes the job (not a run-now or replay).
       completesJobId: final && exe.source === 'schedule' ? exe.jobId : null,
       claimToken: exe.claimToken,

@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import { Prisma, type ExecutionRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
@@ -10,13 +12,21 @@ import { enqueueCommitted } from './create-executions.js';
  * wait_for_webhook step completes that step with a null payload; an approval wait is decided
  * only through its approve and reject URLs.
  */
-export async function resumeExecution(deps: Pick<Deps, 'db' | 'pool' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<ExecutionRow> {
+export async function resumeExecution(
+  deps: Pick<Deps, 'db' | 'pool' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string, actor?: Actor,
+): Promise<ExecutionRow> {
   const now = deps.clock.now();
-  const { count } = await deps.db.execution.updateMany({
-    where: { id, workspaceId, status: 'waiting', waitingReason: 'manual' },
-    data: { status: 'queued', waitingReason: null, waitingPayload: Prisma.DbNull, waitingExpiresAt: null, nextAttemptAt: now },
+  const event = { action: 'execution.resumed', targetType: 'execution', targetId: id };
+  const { count } = await deps.db.$transaction(async (tx) => {
+    const resumed = await tx.execution.updateMany({
+      where: { id, workspaceId, status: 'waiting', waitingReason: 'manual' },
+      data: { status: 'queued', waitingReason: null, waitingPayload: Prisma.DbNull, waitingExpiresAt: null, nextAttemptAt: now },
+    });
+    if (resumed.count > 0) await writeAudit(tx, actor, event);
+    return resumed;
   });
-  const webhookWait = count === 0 && (await settleWait(deps, { executionId: id, workspaceId }, { type: 'wait_for_webhook', decision: 'resumed', input: null }));
+  const audit = actor && { action: event.action, actor };
+  const webhookWait = count === 0 && (await settleWait(deps, { executionId: id, workspaceId }, { type: 'wait_for_webhook', decision: 'resumed', input: null }, audit));
   const execution = await deps.db.execution.findFirst({ where: { id, workspaceId } });
   if (!execution) throw AppError.notFound('execution');
   if (webhookWait) return execution;

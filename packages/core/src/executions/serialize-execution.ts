@@ -1,5 +1,5 @@
 import type {
-  Attempt, AttemptRequest, AttemptStatus, ErrorClass, Execution, ExecutionSource, ExecutionStatus, ExecutionSummary, StepDecision, StepExecution,
+  Attempt, AttemptRequest, AttemptStatus, AttemptTimings, ErrorClass, Execution, ExecutionSource, ExecutionStatus, ExecutionSummary, StepDecision, StepExecution,
   StepExecutionStatus, StepType, WaitingReason,
 } from '@cronsvc/contracts';
 import type { AttemptRow, ExecutionRow, Prisma } from '../db/client.js';
@@ -18,12 +18,14 @@ export function serializeAttempt(a: AttemptView): Attempt {
     status: a.status as AttemptStatus,
     statusCode: a.statusCode,
     latencyMs: a.latencyMs,
+    timings: (a.timings ?? null) as AttemptTimings | null,
     ...('request' in a ? { request: (a.request ?? null) as AttemptRequest | null } : {}),
     ...('bodyPreview' in a ? { bodyPreview: a.bodyPreview } : {}),
     responseHeaders: a.responseHeaders as Record<string, string> | null,
     errorClass: a.errorClass as ErrorClass | null,
     errorMessage: a.errorMessage,
     startedAt: a.startedAt.toISOString(),
+    budget_wait_ms: a.budgetWaitMs,
     // Attempts never change once recorded.
     created_at: a.createdAt.toISOString(),
     updated_at: a.createdAt.toISOString(),

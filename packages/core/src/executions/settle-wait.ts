@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { newId } from '../ids/ids.js';
 import type { SqlPool } from '../db/client.js';
 import { columnArrays, unnestFrom, type Column } from '../db/columns.js';
 import { GroupCommit } from '../db/group-commit.js';
@@ -20,6 +22,14 @@ interface Settlement {
   /** The step's input: the posted payload or decision body (JSON), null for none. */
   input: unknown;
   at: Date;
+  /** The audit event of the settlement, written by the same statement; null for none (a timer). */
+  audit: WaitAudit | null;
+}
+
+/** Who settles a wait and what the audit log calls it; the workspace is the execution's. */
+export interface WaitAudit {
+  action: string;
+  actor: Pick<Actor, 'kind' | 'tokenId' | 'name' | 'requestId'>;
 }
 
 const SETTLE_COLUMNS: readonly Column<Settlement>[] = [
@@ -30,6 +40,12 @@ const SETTLE_COLUMNS: readonly Column<Settlement>[] = [
   { name: 'decision', type: 'text', value: (s) => s.decision },
   { name: 'input', type: 'jsonb', value: (s) => s.input },
   { name: 'at', type: 'timestamptz', value: (s) => s.at },
+  { name: 'audit_id', type: 'text', value: (s) => (s.audit ? newId('aud') : null) },
+  { name: 'audit_action', type: 'text', value: (s) => s.audit?.action ?? null },
+  { name: 'audit_actor_type', type: 'text', value: (s) => s.audit?.actor.kind ?? null },
+  { name: 'audit_actor_token_id', type: 'text', value: (s) => s.audit?.actor.tokenId ?? null },
+  { name: 'audit_actor_name', type: 'text', value: (s) => s.audit?.actor.name ?? null },
+  { name: 'audit_request_id', type: 'text', value: (s) => s.audit?.actor.requestId ?? null },
 ];
 
 interface SettledRow {
@@ -68,12 +84,17 @@ const SETTLE_SQL = `
        AND e.waiting_reason = CASE t.type WHEN 'approval' THEN 'approval' ELSE 'webhook' END
        AND EXISTS (SELECT 1 FROM step_executions AS s WHERE s.id = t.step_row AND s.status = 'waiting' AND s.decision IS NULL
                      AND (s.expires_at IS NULL OR s.expires_at > now()))
-    RETURNING e.id, e.attempt_count, t.n, t.step_row, t.decision, t.input, t.at
+    RETURNING e.id, e.workspace_id, e.attempt_count, t.n, t.step_row, t.decision, t.input, t.at
   ), decided AS (
     UPDATE step_executions AS s SET decision = m.decision, decided_at = m.at, input = m.input, updated_at = m.at
       FROM moved AS m
      WHERE s.id = m.step_row
     RETURNING s.id
+  ), audit AS (
+    INSERT INTO audit_events (id, workspace_id, action, target_type, target_id, actor_type, actor_token_id, actor_name, request_id, created_at)
+    SELECT i.audit_id, m.workspace_id, i.audit_action, 'execution', m.id, i.audit_actor_type, i.audit_actor_token_id, i.audit_actor_name, i.audit_request_id, m.at
+      FROM moved AS m JOIN decided AS d ON d.id = m.step_row JOIN input AS i ON i.n = m.n
+     WHERE i.audit_id IS NOT NULL
   )
   SELECT m.n::int AS n, m.id, m.attempt_count FROM moved AS m JOIN decided AS d ON d.id = m.step_row`;
 
@@ -108,6 +129,7 @@ export async function settleWait(
   deps: Pick<Deps, 'pool' | 'clock' | 'queues' | 'logger'>,
   key: WaitKey,
   wait: { type: 'wait_for_webhook' | 'approval'; decision: 'resumed' | 'approved' | 'rejected'; input: unknown },
+  audit?: WaitAudit,
 ): Promise<SettledWait | null> {
   const now = deps.clock.now();
   const byToken = 'tokenHash' in key;
@@ -119,6 +141,7 @@ export async function settleWait(
     decision: wait.decision,
     input: wait.input ?? null,
     at: now,
+    audit: audit ?? null,
   });
   if (!row) return null;
   await enqueueCommitted(deps, [{ executionId: row.id, attempt: row.attempt_count + 1, runAt: now }]);

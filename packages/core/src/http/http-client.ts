@@ -1,7 +1,8 @@
-import type { TransportErrorClass } from '@cronsvc/contracts';
+import type { AttemptTimings, TransportErrorClass } from '@cronsvc/contracts';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { prepareRequest, type PreparedRequest } from './request-options.js';
+import { ExchangeTimings, requestStarting, timedConnector, totalOnly } from './phase-timings.js';
 import { BodyReader, responseEncoding } from './response-body.js';
 import { BlockedTargetError, guardedLookup, isBlockedAddress } from './target-guard.js';
 import { WorkspacePools, type PoolLease, type PoolLimits } from './workspace-pools.js';
@@ -48,8 +49,9 @@ export type HttpResult =
       body: Buffer;
       truncated: boolean;
       latencyMs: number;
+      timings: AttemptTimings;
     }
-  | { kind: 'error'; errorClass: TransportErrorClass; message: string; latencyMs: number };
+  | { kind: 'error'; errorClass: TransportErrorClass; message: string; latencyMs: number; timings: AttemptTimings };
 
 export interface HttpClient {
   send(request: OutboundRequest): Promise<HttpResult>;
@@ -121,6 +123,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Record<string, string> = {};
   private readonly timer: NodeJS.Timeout;
+  private readonly timings = new ExchangeTimings();
 
   constructor(
     private readonly method: string,
@@ -134,6 +137,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    requestStarting(this.timings);
     // It timed out while waiting for a connection of its pool.
     if (this.abandoned) controller.abort(new Error('abandoned'));
   }
@@ -175,11 +179,13 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   fail(error: unknown, errorClass?: TransportErrorClass): void {
     const classified = classifyTransportError(error);
-    this.finish({ kind: 'error', errorClass: errorClass ?? classified.errorClass, message: classified.message, latencyMs: this.elapsed() }, true);
+    const latencyMs = this.elapsed();
+    this.finish({ kind: 'error', errorClass: errorClass ?? classified.errorClass, message: classified.message, latencyMs, timings: this.timings.result(latencyMs) }, true);
   }
 
   private response(body: Buffer, truncated: boolean): HttpResult {
-    return { kind: 'response', statusCode: this.status, headers: keptHeaders(this.headers), allHeaders: this.headers, body, truncated, latencyMs: this.elapsed() };
+    const latencyMs = this.elapsed();
+    return { kind: 'response', statusCode: this.status, headers: keptHeaders(this.headers), allHeaders: this.headers, body, truncated, latencyMs, timings: this.timings.result(latencyMs) };
   }
 
   private elapsed(): number {
@@ -215,7 +221,8 @@ export function createHttpClient(options: { allowPrivateTargets: boolean; socket
   const limits = { ...DEFAULT_POOL_LIMITS, ...options.limits };
   // Checks every resolved address at connect time, so a name cannot rebind to a private address.
   // No connect timeout of its own: the exchange's hard limit covers connecting too.
-  const connect = options.allowPrivateTargets ? { timeout: 0 } : { timeout: 0, lookup: guardedLookup as unknown as LookupFunction };
+  // Its sockets are watched for the connection's phase timings (phase-timings.ts).
+  const connect = timedConnector(options.allowPrivateTargets ? { timeout: 0 } : { timeout: 0, lookup: guardedLookup as unknown as LookupFunction });
   const pools = new WorkspacePools<Agent>(limits, {
     create(sockets) {
       const agent = new Agent({
@@ -242,7 +249,8 @@ export function createHttpClient(options: { allowPrivateTargets: boolean; socket
       try {
         prepared = prepareRequest(request);
       } catch (error) {
-        settle({ kind: 'error', ...classifyTransportError(error), latencyMs: Math.round(performance.now() - started) });
+        const latencyMs = Math.round(performance.now() - started);
+        settle({ kind: 'error', ...classifyTransportError(error), latencyMs, timings: totalOnly(latencyMs) });
         return;
       }
       // A request undici refuses is not thrown: it reaches the handler's onResponseError.
@@ -256,7 +264,8 @@ export function createHttpClient(options: { allowPrivateTargets: boolean; socket
       // literal host (a rendered placeholder, a job saved while private targets were allowed) is checked here.
       const literal = options.allowPrivateTargets ? null : addressLiteral(request.url);
       if (literal !== null && isBlockedAddress(literal)) {
-        return Promise.resolve({ kind: 'error', errorClass: 'BLOCKED_TARGET', message: `${literal} is not a public address`, latencyMs: Math.round(performance.now() - started) });
+        const latencyMs = Math.round(performance.now() - started);
+        return Promise.resolve({ kind: 'error', errorClass: 'BLOCKED_TARGET', message: `${literal} is not a public address`, latencyMs, timings: totalOnly(latencyMs) });
       }
       return dispatch(pools.acquire(request.workspaceId), request, started);
     },

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
-export type IdPrefix = 'job' | 'exe' | 'sec' | 'chn' | 'rul' | 'dlv' | 'mon' | 'wsp' | 'tok' | 'stp' | 'wrk';
+export type IdPrefix = 'job' | 'exe' | 'sec' | 'chn' | 'rul' | 'dlv' | 'mon' | 'wsp' | 'tok' | 'stp' | 'wrk' | 'aud';
 
 const ID_BYTES = 16;
 // Ids are drawn from a pool filled 256 at a time, as Node's randomUUID does: one call into the
@@ -17,6 +17,16 @@ export function newId(prefix: IdPrefix): string {
   const id = pool.toString('base64url', offset, offset + ID_BYTES);
   offset += ID_BYTES;
   return `${prefix}_${id}`;
+}
+
+/** The secret part of a public badge URL: `bdg_` and 64 hex digits (256 random bits). */
+export function newBadgeToken(): string {
+  return `bdg_${randomBytes(32).toString('hex')}`;
+}
+
+/** The secret part of a public status page URL: `sts_` and 64 hex digits (256 random bits). */
+export function newStatusPageToken(): string {
+  return `sts_${randomBytes(32).toString('hex')}`;
 }
 
 /**

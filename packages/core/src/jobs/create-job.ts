@@ -1,6 +1,6 @@
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
-import { newId } from '../ids/ids.js';
+import { newBadgeToken, newId } from '../ids/ids.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
 import { enqueueCommitted } from '../executions/create-executions.js';
@@ -14,6 +14,9 @@ import { checkStepTimeouts } from './check-step-timeouts.js';
 import { isJobQuotaError, jobQuotaExceeded } from './job-quota.js';
 import { isStoredBytesError, storedBytesExceeded, wouldExceedStoredBytes } from '../db/stored-bytes.js';
 import { webhookColumns } from './webhook-credentials.js';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf } from '../access/audit.js';
+import { checkKeyFree } from './job-keys.js';
 
 export interface CreateJobResult {
   job: JobRow;
@@ -23,7 +26,7 @@ export interface CreateJobResult {
 
 const jobWithKey = (deps: Deps, workspaceId: string, idempotencyKey: string) => deps.db.job.findFirst({ where: { workspaceId, idempotencyKey } });
 
-export async function createJob(deps: Deps, workspaceId: string, body: unknown, idempotencyKey?: string): Promise<CreateJobResult> {
+export async function createJob(deps: Deps, workspaceId: string, body: unknown, idempotencyKey?: string, actor?: Actor): Promise<CreateJobResult> {
   // A used key answers with its job whatever this body says, valid or not (docs/API.md, "Conventions").
   if (idempotencyKey !== undefined) {
     const existing = await jobWithKey(deps, workspaceId, idempotencyKey);
@@ -35,6 +38,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   checkStepTimeouts(input);
   checkJobTargets(deps.config, input);
   await checkJobReferences(deps.db, workspaceId, input);
+  if (input.key) await checkKeyFree(deps.db, workspaceId, input.key);
 
   const base = { kind: input.kind, state: input.state, schedule: input.schedule ?? null, scheduleAnchor: now };
   const id = newId('job');
@@ -48,6 +52,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     scheduleAnchor: now,
     nextRunAt: plannedNextRun(base, now),
     idempotencyKey: idempotencyKey ?? null,
+    badgeToken: newBadgeToken(),
     storedBytes: jobStoredBytes({ ...fields, idempotencyKey: idempotencyKey ?? null }),
     ...webhookColumns(deps.config.secretsEncryptionKey, { id, workspaceId }, input, null, input.webhook_secret !== undefined),
   };
@@ -55,7 +60,7 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
   const fire = input.kind === 'one_time' && input.state === 'active' ? { executionId: newId('exe'), scheduledFor: now } : null;
   let stored: JobRow | null;
   try {
-    stored = await insertJob(deps.pool, row, fire);
+    stored = await insertJob(deps.pool, row, fire, actor && { actor, changedFields: fieldsOf(body) });
   } catch (error) {
     if (isJobQuotaError(error)) throw jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
     if (isStoredBytesError(error)) throw storedBytesExceeded(deps.config.maxStoredBytesPerWorkspace);
@@ -65,11 +70,12 @@ export async function createJob(deps: Deps, workspaceId: string, body: unknown, 
     if (fire) await enqueueCommitted(deps, [{ executionId: fire.executionId, attempt: 1, runAt: fire.scheduledFor, workspaceId: stored.workspaceId }]);
     return { job: stored, created: true };
   }
-  // Nothing stored: another request with the same Idempotency-Key got there first, or the
+  // Nothing stored: another request with the same Idempotency-Key or key got there first, or the
   // workspace is at its quota of jobs or of stored bytes (the insert skips such a job, see
   // job-quota.ts and db/stored-bytes.ts).
   const winner = idempotencyKey === undefined ? null : await jobWithKey(deps, workspaceId, idempotencyKey);
   if (winner) return { job: winner, created: false };
+  if (input.key) await checkKeyFree(deps.db, workspaceId, input.key);
   const { maxStoredBytesPerWorkspace: maxBytes } = deps.config;
   throw (await wouldExceedStoredBytes(deps.pool, workspaceId, row.storedBytes, maxBytes)) ? storedBytesExceeded(maxBytes) : jobQuotaExceeded(deps.config.maxJobsPerWorkspace);
 }

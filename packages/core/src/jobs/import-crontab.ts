@@ -1,3 +1,4 @@
+import type { Actor } from '../access/actor.js';
 import { MAX_CRONTAB_LINES, type ImportError, type ImportInput } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type { JobRow } from '../db/client.js';
@@ -110,7 +111,7 @@ function cronJobBody(expression: string, request: LineRequest) {
  * `errors`, a line over the workspace's job quota too; anything else (the database going away)
  * fails the request. `notes` says what a person moving from crontab should know.
  */
-export async function importCrontab(deps: Deps, workspaceId: string, body: unknown): Promise<ImportCrontabResult> {
+export async function importCrontab(deps: Deps, workspaceId: string, body: unknown, actor?: Actor): Promise<ImportCrontabResult> {
   const input = validate<ImportInput>(importSchema, body);
   const result: ImportCrontabResult = { created: [], errors: [], notes: [] };
   let shortened = false;
@@ -120,7 +121,7 @@ export async function importCrontab(deps: Deps, workspaceId: string, body: unkno
       continue;
     }
     try {
-      result.created.push((await createJob(deps, workspaceId, cronJobBody(entry.expression, entry.request))).job);
+      result.created.push((await createJob(deps, workspaceId, cronJobBody(entry.expression, entry.request), undefined, actor)).job);
       shortened ||= urlForName(entry.request.url) !== entry.request.url;
     } catch (error) {
       // Over MAX_JOBS_PER_WORKSPACE, each remaining line is refused on its own, like a bad line.

@@ -4,9 +4,11 @@ import { GroupCommit } from '../db/group-commit.js';
 import { perPool } from '../db/per-pool.js';
 import { fireKey } from '../executions/create-executions.js';
 import { currentRequestId } from '../logging/log-context.js';
+import type { Actor } from '../access/actor.js';
+import { newId } from '../ids/ids.js';
 
 /** A job row as Postgres returns it (pg parses jsonb and timestamptz). */
-interface JobRecord {
+export interface JobRecord {
   id: string;
   workspace_id: string;
   name: string;
@@ -32,6 +34,9 @@ interface JobRecord {
   jitter_seconds: number;
   stored_bytes: number;
   summary: Prisma.JsonValue;
+  badge_token: string;
+  key: string | null;
+  tags: Prisma.JsonValue;
   created_at: Date;
   updated_at: Date;
 }
@@ -42,10 +47,13 @@ export interface FirstFire {
   scheduledFor: Date;
 }
 
-interface NewJob {
+export interface NewJob {
   job: JobRow;
   fire: FirstFire | null;
   requestId: string | null;
+  /** Who creates it: its `job.created` audit event commits in the same statement. */
+  actor: Actor | null;
+  changedFields: string[];
 }
 
 /** Every column of `jobs`; a test compares this list with the table. */
@@ -77,28 +85,36 @@ export const JOB_COLUMNS: readonly Column<JobRow>[] = [
   { name: 'jitter_seconds', type: 'int', value: (j) => j.jitterSeconds },
   { name: 'stored_bytes', type: 'int', value: (j) => j.storedBytes },
   { name: 'summary', type: 'jsonb', value: (j) => j.summary },
+  { name: 'badge_token', type: 'text', value: (j) => j.badgeToken },
+  { name: 'key', type: 'text', value: (j) => j.key },
+  { name: 'tags', type: 'jsonb', value: (j) => j.tags },
 ];
 
-const INPUT_COLUMNS: readonly Column<NewJob>[] = [
+export const INPUT_COLUMNS: readonly Column<NewJob>[] = [
   ...JOB_COLUMNS.map((c): Column<NewJob> => ({ ...c, value: (n) => c.value(n.job) })),
   { name: 'fire_execution_id', type: 'text', value: (n) => n.fire?.executionId ?? null },
   { name: 'fire_scheduled_for', type: 'timestamptz', value: (n) => n.fire?.scheduledFor ?? null },
   { name: 'fire_key', type: 'text', value: (n) => (n.fire ? fireKey(n.job.id, n.fire.scheduledFor) : null) },
   { name: 'fire_request_id', type: 'text', value: (n) => n.requestId },
+  { name: 'audit_id', type: 'text', value: (n) => (n.actor ? newId('aud') : null) },
+  { name: 'audit_actor_type', type: 'text', value: (n) => n.actor?.kind ?? null },
+  { name: 'audit_actor_token_id', type: 'text', value: (n) => n.actor?.tokenId ?? null },
+  { name: 'audit_actor_name', type: 'text', value: (n) => n.actor?.name ?? null },
+  { name: 'audit_fields', type: 'jsonb', value: (n) => n.changedFields },
 ];
 
 // One statement for any number of new jobs, and for the first execution of those that fire as
 // they are created, so a one_time job and its execution commit together in one round trip. A job
-// whose Idempotency-Key is already used in its workspace (stored, or earlier in the same batch),
-// or that would not fit in its workspace's stored bytes, is not inserted and returns no row, and
-// neither is its execution.
-const INSERT_JOBS_SQL = `
+// whose Idempotency-Key or key is already used in its workspace (stored, or earlier in the same
+// batch), or that would not fit in its workspace's stored bytes, is not inserted and returns no
+// row, and neither is its execution: one such job never fails the others of its batch.
+export const INSERT_JOBS_SQL = `
   WITH input AS (
     SELECT * FROM ${unnestFrom(INPUT_COLUMNS, 't')}
   ), job AS (
     INSERT INTO jobs (${columnNames(JOB_COLUMNS)})
     SELECT ${columnNames(JOB_COLUMNS)} FROM input WHERE within_stored_bytes(workspace_id, stored_bytes)
-    ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
+    ON CONFLICT DO NOTHING
     RETURNING *
   ), fire AS (
     INSERT INTO executions (id, workspace_id, job_id, job_name, status, source, scheduled_for, fire_key, next_attempt_at, request_id, created_at, updated_at)
@@ -106,10 +122,16 @@ const INSERT_JOBS_SQL = `
            i.fire_scheduled_for, i.fire_request_id, job.created_at, job.created_at
       FROM job JOIN input AS i ON i.id = job.id
      WHERE i.fire_execution_id IS NOT NULL
+  ), audit AS (
+    INSERT INTO audit_events (id, workspace_id, action, target_type, target_id, actor_type, actor_token_id, actor_name, request_id, changed_fields, created_at)
+    SELECT i.audit_id, job.workspace_id, 'job.created', 'job', job.id, i.audit_actor_type, i.audit_actor_token_id, i.audit_actor_name, i.fire_request_id,
+           i.audit_fields, job.created_at
+      FROM job JOIN input AS i ON i.id = job.id
+     WHERE i.audit_id IS NOT NULL
   )
   SELECT * FROM job`;
 
-function jobFromRecord(r: JobRecord): JobRow {
+export function jobFromRecord(r: JobRecord): JobRow {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -136,6 +158,9 @@ function jobFromRecord(r: JobRecord): JobRow {
     jitterSeconds: r.jitter_seconds,
     storedBytes: r.stored_bytes,
     summary: r.summary,
+    badgeToken: r.badge_token,
+    key: r.key,
+    tags: r.tags,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -166,6 +191,6 @@ const batchers = perPool(
  * stored; null when its Idempotency-Key is already taken in the workspace (the unique index
  * decides between concurrent requests), in which case no execution is stored either.
  */
-export function insertJob(pool: SqlPool, job: JobRow, fire: FirstFire | null = null): Promise<JobRow | null> {
-  return batchers(pool).add({ job, fire, requestId: currentRequestId() ?? null });
+export function insertJob(pool: SqlPool, job: JobRow, fire: FirstFire | null = null, audit?: { actor: Actor; changedFields: string[] }): Promise<JobRow | null> {
+  return batchers(pool).add({ job, fire, requestId: currentRequestId() ?? null, actor: audit?.actor ?? null, changedFields: audit?.changedFields ?? [] });
 }

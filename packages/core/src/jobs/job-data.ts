@@ -8,16 +8,20 @@ type JobFields = Pick<
   JobRow,
   | 'name' | 'kind' | 'state' | 'schedule' | 'request' | 'steps' | 'retryPolicy' | 'maxConcurrentExecutions'
   | 'maxWorkflowDurationSeconds' | 'onSuccessUrl' | 'onFailureUrl' | 'notificationOverride' | 'overlapPolicy' | 'catchUpPolicy' | 'jitterSeconds' | 'summary'
+  | 'key' | 'tags'
 >;
 
 const jsonOrNull = (value: unknown) => (value === undefined || value === null ? null : (value as Prisma.JsonValue));
 
 /**
  * What a job's definition weighs against MAX_STORED_BYTES_PER_WORKSPACE: its name, schedule,
- * request or steps, retry policy, callbacks and Idempotency-Key.
+ * request or steps, retry policy, callbacks, Idempotency-Key, key and tags (none counts nothing).
  */
-export function jobStoredBytes(job: Pick<JobRow, 'name' | 'schedule' | 'request' | 'steps' | 'retryPolicy' | 'onSuccessUrl' | 'onFailureUrl' | 'idempotencyKey'>): number {
-  return storedSize(job.name, job.schedule, job.request, job.steps, job.retryPolicy, job.onSuccessUrl, job.onFailureUrl, job.idempotencyKey);
+export function jobStoredBytes(
+  job: Pick<JobRow, 'name' | 'schedule' | 'request' | 'steps' | 'retryPolicy' | 'onSuccessUrl' | 'onFailureUrl' | 'idempotencyKey'> & Partial<Pick<JobRow, 'key' | 'tags'>>,
+): number {
+  const tags = Array.isArray(job.tags) && job.tags.length > 0 ? job.tags : null;
+  return storedSize(job.name, job.schedule, job.request, job.steps, job.retryPolicy, job.onSuccessUrl, job.onFailureUrl, job.idempotencyKey, job.key, tags);
 }
 
 /** The columns a validated job input sets, as stored: create and update both write exactly these. */
@@ -40,6 +44,8 @@ export function jobFields(input: JobInput): JobFields {
     catchUpPolicy: input.catch_up_policy ?? 'one',
     jitterSeconds: input.jitter_seconds ?? 0,
     summary: summarizeJob(input) as Prisma.JsonValue,
+    key: input.key ?? null,
+    tags: input.tags ?? [],
   };
 }
 
@@ -56,6 +62,7 @@ export function jobColumns(input: JobInput, idempotencyKey: string | null) {
     steps: json(fields.steps),
     retryPolicy: fields.retryPolicy as Prisma.InputJsonValue,
     summary: fields.summary as Prisma.InputJsonValue,
+    tags: fields.tags as Prisma.InputJsonValue,
     storedBytes: jobStoredBytes({ ...fields, idempotencyKey }),
   };
 }

@@ -67,6 +67,7 @@ describe('jobSchema defaults', () => {
       name: 'ping',
       kind: 'recurring',
       state: 'active',
+      tags: [],
       schedule: { every_n_minutes: 5 },
       request: {
         url: URL,

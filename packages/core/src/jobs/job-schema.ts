@@ -12,6 +12,7 @@ import { validateMatcher } from '../attempts/response-matcher.js';
 import { validateOutputTemplate } from '../attempts/output-template.js';
 import { MAX_JOB_JSON_DEPTH, nestedDeeperThan } from '../validation/json-depth.js';
 import { buildStepSchemas, buildStepsSchema } from './step-schema.js';
+import { jobKeySchema, tagsSchema } from './job-tags.js';
 
 
 const statusCode = Joi.number().integer().min(100).max(599);
@@ -26,7 +27,7 @@ const templatedUrlSchema = Joi.string()
     urlSchema.validate(placeholderSafeUrl(value)).error ? helpers.message({ custom: 'must be a valid http or https URL' }) : value,
   );
 
-const cronExpression = Joi.string()
+export const cronExpression = Joi.string()
   .max(200)
   .custom((value: string, helpers) => {
     try {
@@ -88,7 +89,7 @@ export const retryPolicySchema = Joi.object({
   retry_on_statuses: statusList.default(DEFAULT_RETRY_ON_STATUSES),
 });
 
-const timezoneRejected = Joi.any().forbidden().messages({ 'any.unknown': 'is not supported: cron is always evaluated in UTC' });
+export const timezoneRejected = Joi.any().forbidden().messages({ 'any.unknown': 'is not supported: cron is always evaluated in UTC' });
 
 const futureIsoTimestamp = Joi.string()
   .isoDate()
@@ -146,6 +147,8 @@ export const jobSchema = Joi.object({
   on_failure_url: urlSchema.allow(null).default(null),
   notification_override: Joi.string().valid(...NOTIFICATION_OVERRIDES).default('inherit'),
   webhook_secret: Joi.when('kind', { is: 'webhook_trigger', then: webhookSecret, otherwise: absentFor('jobs other than webhook_trigger') }),
+  key: jobKeySchema.allow(null),
+  tags: tagsSchema.default([]),
 });
 
 const isStepKind = (kind: JobKind) => (STEP_KINDS as readonly string[]).includes(kind);
@@ -191,4 +194,8 @@ export interface JobInput {
   on_failure_url: string | null;
   notification_override: NotificationOverride;
   webhook_secret?: string | null;
+  /** Names the job in apply documents; unique in the workspace (docs/JOBS-AS-CODE.md). */
+  key?: string | null;
+  /** Sorted, without repeats. */
+  tags: string[];
 }

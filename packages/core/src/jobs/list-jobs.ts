@@ -4,11 +4,13 @@ import type { Deps } from '../deps/deps.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
 import { JOB_KINDS, JOB_STATES } from '@cronsvc/contracts';
+import { MAX_TAGS_PER_JOB, tagSchema } from './job-tags.js';
 
 export const querySchema = Joi.object({
   state: Joi.string().valid(...JOB_STATES),
   kind: Joi.string().valid(...JOB_KINDS),
   name: Joi.string().max(200),
+  tag: Joi.alternatives(tagSchema, Joi.array().items(tagSchema).max(MAX_TAGS_PER_JOB)).description('Repeatable: a job must have every tag given.'),
   ...pagingKeys,
 });
 
@@ -16,6 +18,7 @@ interface JobQuery {
   state?: string;
   kind?: string;
   name?: string;
+  tag?: string | string[];
   limit: number;
   offset: number;
 }
@@ -35,6 +38,7 @@ export async function listJobs(deps: Pick<Deps, 'db'>, workspaceId: string, quer
     ...(q.state ? { state: q.state } : {}),
     ...(q.kind ? { kind: q.kind } : {}),
     ...(q.name ? { name: { contains: q.name, mode: 'insensitive' } } : {}),
+    ...(q.tag !== undefined ? { tags: { array_contains: [q.tag].flat() } } : {}),
   };
   const [data, total] = await Promise.all([
     deps.db.job.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: q.limit, skip: q.offset, omit: { request: true, steps: true } }),

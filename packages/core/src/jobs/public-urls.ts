@@ -3,6 +3,11 @@ export function triggerUrl(base: string, token: string): string {
   return `${base}/v1/triggers/${token}`;
 }
 
+/** A job's or monitor's public badge (docs/JOBS.md, "Badges"); `.json` instead of `.svg` answers shields.io's endpoint object. */
+export function badgeUrl(base: string, token: string): string {
+  return `${base}/v1/badges/${token}.svg`;
+}
+
 export function resumeUrl(base: string, token: string): string {
   return `${base}/v1/resume/${token}`;
 }

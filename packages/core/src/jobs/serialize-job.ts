@@ -4,7 +4,7 @@ import {
 } from '@cronsvc/contracts';
 import type { Config } from '../config/config.js';
 import type { JobRow } from '../db/client.js';
-import { triggerUrl } from './public-urls.js';
+import { badgeUrl, triggerUrl } from './public-urls.js';
 import { revealWebhookToken } from './webhook-credentials.js';
 import type { JobSummaryFields } from './job-summary.js';
 import type { ListedJob } from './list-jobs.js';
@@ -18,6 +18,7 @@ function shown<T extends { request?: unknown; steps?: unknown }>(job: ListedJob,
   // Json columns hold what the job schema validated on the way in.
   return {
     id: job.id,
+    key: job.key,
     name: job.name,
     kind: job.kind as JobKind,
     state: job.state as JobState,
@@ -34,7 +35,9 @@ function shown<T extends { request?: unknown; steps?: unknown }>(job: ListedJob,
     on_success_url: job.onSuccessUrl,
     on_failure_url: job.onFailureUrl,
     notification_override: job.notificationOverride as NotificationOverride,
+    tags: job.tags as string[],
     idempotency_key: job.idempotencyKey,
+    badge_url: badgeUrl(config.publicBaseUrl, job.badgeToken),
     created_at: job.createdAt.toISOString(),
     updated_at: job.updatedAt.toISOString(),
   };

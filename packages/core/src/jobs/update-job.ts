@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, writeAudit } from '../access/audit.js';
 import Joi from 'joi';
 import type { JobRow } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -14,11 +16,13 @@ import { checkStepTimeouts } from './check-step-timeouts.js';
 import { webhookColumns } from './webhook-credentials.js';
 import { cancelPendingFires, lockJob } from './job-store.js';
 import { withinStoredBytes } from '../db/stored-bytes.js';
+import { checkKeyFree, keyTakenOnWrite } from './job-keys.js';
+import { jobDocument } from './job-document.js';
 
 const UPDATABLE = [
   'name', 'kind', 'schedule', 'request', 'steps', 'retry_policy', 'state', 'max_concurrent_executions',
   'max_workflow_duration_seconds', 'on_success_url', 'on_failure_url', 'notification_override', 'webhook_secret',
-  'overlap_policy', 'catch_up_policy', 'jitter_seconds',
+  'overlap_policy', 'catch_up_policy', 'jitter_seconds', 'key', 'tags',
 ];
 const FIRE_POLICIES = ['overlap_policy', 'catch_up_policy', 'jitter_seconds'];
 const MERGED_OBJECTS = new Set(['request', 'schedule', 'retry_policy']);
@@ -59,26 +63,6 @@ function applyPatch(current: Record<string, unknown>, patch: Record<string, unkn
   return next;
 }
 
-/** The stored job in the shape of its create input, so a PATCH can be merged and validated like a create. */
-function asInput(job: JobRow): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    name: job.name,
-    kind: job.kind,
-    state: job.state,
-    retry_policy: job.retryPolicy,
-    max_concurrent_executions: job.maxConcurrentExecutions,
-    on_success_url: job.onSuccessUrl,
-    on_failure_url: job.onFailureUrl,
-    notification_override: job.notificationOverride,
-  };
-  if (job.schedule !== null) out.schedule = job.schedule;
-  if (job.request !== null) out.request = job.request;
-  if (job.steps !== null) out.steps = job.steps;
-  if (job.maxWorkflowDurationSeconds !== null) out.max_workflow_duration_seconds = job.maxWorkflowDurationSeconds;
-  if (isScheduledKind(job.kind)) Object.assign(out, { overlap_policy: job.overlapPolicy, catch_up_policy: job.catchUpPolicy, jitter_seconds: job.jitterSeconds });
-  return out;
-}
-
 function allowedStateChange(job: JobRow, next: JobInput): void {
   if (next.state === job.state) return;
   if (next.state === 'completed') throw AppError.invalidState('a job cannot be set to completed; it completes by running');
@@ -87,13 +71,13 @@ function allowedStateChange(job: JobRow, next: JobInput): void {
   }
 }
 
-export async function updateJob(deps: Deps, workspaceId: string, jobId: string, body: unknown): Promise<JobRow> {
+export async function updateJob(deps: Deps, workspaceId: string, jobId: string, body: unknown, actor?: Actor): Promise<JobRow> {
   const patch = validate<Record<string, unknown>>(patchShape, body);
   const now = deps.clock.now();
   // A PATCH that makes the job larger than the workspace's room is refused whole (the update's trigger decides).
-  const result = await withinStoredBytes(deps.config.maxStoredBytesPerWorkspace, () => deps.db.$transaction(async (tx) => {
+  const result = await keyTakenOnWrite(patch.key, () => withinStoredBytes(deps.config.maxStoredBytesPerWorkspace, () => deps.db.$transaction(async (tx) => {
     const job = await lockJob(tx, workspaceId, jobId);
-    const merged = applyPatch(asInput(job), patch);
+    const merged = applyPatch(jobDocument(job), patch);
     const scheduleTouched = 'schedule' in patch || 'kind' in patch || (patch.state === 'active' && job.state !== 'active');
     // Only a schedule being set now must lie in the future; a stored run_at that has passed stays valid.
     const input = validate<JobInput>(jobSchema, merged, { context: { now: scheduleTouched ? now : new Date(0) } });
@@ -102,6 +86,7 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
     if (['steps', 'max_workflow_duration_seconds', 'kind'].some((field) => field in patch)) checkStepTimeouts(input);
     checkJobTargets(deps.config, input);
     await checkJobReferences(tx, workspaceId, input);
+    if (input.key && input.key !== job.key) await checkKeyFree(tx, workspaceId, input.key);
 
     const replan = scheduleTouched || input.state !== job.state;
     const anchor = replan ? now : job.scheduleAnchor;
@@ -120,8 +105,9 @@ export async function updateJob(deps: Deps, workspaceId: string, jobId: string, 
     const execution = fires
       ? await tx.execution.create({ data: executionRow({ workspaceId, jobId: job.id, jobName: updated.name, source: 'schedule', scheduledFor: now }) })
       : null;
+    await writeAudit(tx, actor, { action: 'job.updated', targetType: 'job', targetId: job.id, changedFields: fieldsOf(patch) });
     return { updated, execution };
-  }));
+  })));
   if (result.execution) await enqueueCommitted(deps, [firstAttempt(result.execution)]);
   return result.updated;
 }

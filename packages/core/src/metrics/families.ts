@@ -100,6 +100,12 @@ export const heldBackExecutions = new Gauge({
   registers,
 });
 
+export const budgetWaits = new Counter({
+  name: 'cronsvc_budget_waits_total',
+  help: "Requests held back by their host's budget or Retry-After cool-down before they were sent (each counted once, waited or deferred).",
+  registers,
+});
+
 export const processes = new Gauge({
   name: 'cronsvc_processes',
   help: 'Processes of the service that answered this scrape, by app (api, scheduler, executor, notifier, supervisor).',

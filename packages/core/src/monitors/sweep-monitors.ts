@@ -3,7 +3,8 @@ import { monitorPayloadSql } from './monitor-payload.js';
 
 /**
  * Takes the monitors whose deadline has passed (an index range scan over next_due_at, which is
- * set only while a monitor is up), marks them down with no deadline, so each outage is reported
+ * set only while a monitor is up: its next expected ping plus grace, or the end of a started run's
+ * max_duration_sec), marks them down with no deadline, so each outage is reported
  * once, and writes their monitor.down events, all in one statement. Rows a ping holds are skipped
  * until the next sweep.
  */
@@ -11,7 +12,7 @@ export const SWEEP_SQL = `
   WITH due AS (
     SELECT id, state FROM monitors WHERE next_due_at < $1::timestamptz ORDER BY next_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
   ), went_down AS (
-    UPDATE monitors AS m SET state = CASE WHEN due.state = 'up' THEN 'down' ELSE m.state END, next_due_at = NULL, updated_at = $1::timestamptz
+    UPDATE monitors AS m SET state = CASE WHEN due.state = 'up' THEN 'down' ELSE m.state END, next_due_at = NULL, next_expected_at = NULL, updated_at = $1::timestamptz
       FROM due WHERE m.id = due.id
     RETURNING m.id, m.workspace_id, m.name, m.expected_interval_sec, m.last_ping_at, due.state AS was
   )

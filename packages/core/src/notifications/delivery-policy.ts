@@ -1,3 +1,5 @@
+import { parseRetryAfterMs } from '../http/retry-after.js';
+
 /** Attempts of one round of a delivery (docs/NOTIFICATIONS.md, "Deliveries"); a retry of a failed delivery starts a new round. */
 export const DELIVERY_ATTEMPTS = 5;
 
@@ -29,19 +31,10 @@ export function deliveryBackoffMs(attempt: number, random: () => number = Math.r
   return Math.round(1000 * 2 ** (attempt - 1) * (0.8 + 0.4 * random()));
 }
 
-/** Retry-After in seconds or as an HTTP date, clamped to [0, MAX_RETRY_AFTER_MS]; null when absent or unreadable. */
+/** Retry-After in seconds or as an HTTP date (http/retry-after.ts), clamped to [0, MAX_RETRY_AFTER_MS]; null when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now: Date): number | null {
-  if (!value) return null;
-  const text = value.trim();
-  let ms: number;
-  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
-  else {
-    // An HTTP date names its day and month; Date.parse alone would take "-5" for a year.
-    const at = /[A-Za-z]/.test(text) ? Date.parse(text) : Number.NaN;
-    if (Number.isNaN(at)) return null;
-    ms = at - now.getTime();
-  }
-  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
+  const ms = parseRetryAfterMs(value, now);
+  return ms === null ? null : Math.min(MAX_RETRY_AFTER_MS, ms);
 }
 
 /**

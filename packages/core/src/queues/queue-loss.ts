@@ -58,7 +58,7 @@ export function watchQueueLoss(
   let connectedBefore = redis.status === 'ready';
   const onReady = () => {
     if (connectedBefore && !stopped) {
-      logger.warn('Redis connection restored; rebuilding the queues from Postgres');
+      logger.info('rebuilding the queues from Postgres: Redis may have lost them while the connection was down');
       rebuild('reconnected');
     }
     connectedBefore = true;
@@ -68,6 +68,9 @@ export function watchQueueLoss(
   let timer: NodeJS.Timeout | undefined;
   let checking: Promise<void> = Promise.resolve();
   const check = async () => {
+    // A GET left waiting for the connection would reach a restarted Redis before the sentinel
+    // is written again; the reconnection rebuilds the queues anyway.
+    if (redis.status !== 'ready') return;
     try {
       if ((await redis.get(key)) === null && !stopped) {
         logger.warn('Redis lost the queues (the sentinel key is gone); rebuilding them from Postgres', { key });

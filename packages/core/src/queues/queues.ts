@@ -2,6 +2,7 @@ import type { Job, JobsOptions, KeepJobs, Queue } from 'bullmq';
 import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type ExecutionPayload } from './catalog.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { openQueue, type QueueConnection } from './queue-connection.js';
+import { isConnectionError, type RedisOutage } from './redis-outage.js';
 
 export interface ExecutionEnqueue {
   executionId: string;
@@ -116,9 +117,39 @@ function batchedAdds(queue: Queue, backend: QueueConnection['backend']): GroupCo
   );
 }
 
+// Adds kept while Redis is away, per process; past this many, adds fail as before and the
+// reconciler queues the rest.
+const MAX_HELD = 100_000;
+// How soon adds that failed just as Redis came back are tried again.
+const RETRY_HELD_MS = 250;
+
+/**
+ * Adds that failed because Redis was away, kept by queue job id until it is back, then added
+ * again at once with their delays counted afresh (docs/RELIABILITY.md, "Losing Redis or
+ * Postgres"). Adds are idempotent by attempt, and an attempt is claimed in Postgres before it
+ * runs, so one added again that the reconciler or the scheduler's rebuild queued meanwhile still
+ * runs once.
+ */
+class HeldAdds<T> {
+  private readonly held = new Map<string, T>();
+  constructor(private readonly idOf: (item: T) => string) {}
+  /** Keeps `items` if `error` is Redis being away and there is room; false: the caller fails as before. */
+  keep(items: T[], error: unknown, outage: RedisOutage | undefined): boolean {
+    if (!outage || !(outage.down || isConnectionError(error)) || this.held.size + items.length > MAX_HELD) return false;
+    outage.report(error as Error, 'queue error');
+    for (const item of items) this.held.set(this.idOf(item), item);
+    return true;
+  }
+  take(): T[] {
+    const items = [...this.held.values()];
+    this.held.clear();
+    return items;
+  }
+}
+
 export function createQueues(
   connection: QueueConnection,
-  options: { now?: () => number; timeoutMs?: number; deliverEarlyMs?: number; onError?: (error: Error) => void } = {},
+  options: { now?: () => number; timeoutMs?: number; deliverEarlyMs?: number; onError?: (error: Error) => void; outage?: RedisOutage } = {},
 ): Queues {
   const now = options.now ?? Date.now;
   // Redis notices the end of a blocking wait only on its next tick (every 100 ms at the default
@@ -130,7 +161,7 @@ export function createQueues(
   const timeoutMs = options.timeoutMs ?? 2_000;
   const executions = openQueue<ExecutionPayload>(catalog.execution.queue, connection);
   const deliveries = openQueue<DeliveryPayload>(catalog.delivery.queue, connection);
-  for (const queue of [executions, deliveries]) queue.on('error', (error) => options.onError?.(error));
+  for (const queue of [executions, deliveries]) queue.on('error', (error) => (options.outage ? options.outage.report(error, 'queue error') : options.onError?.(error)));
   const addExecutions = batchedAdds(executions as Queue, connection.backend);
   const addDeliveries = batchedAdds(deliveries as Queue, connection.backend);
   // Delays count from the moment of the call, however long the add waits for its batch.
@@ -154,22 +185,47 @@ export function createQueues(
     const stale = adds.map((a) => a.opts.jobId as string).filter((id) => failed.has(id));
     await bounded(Promise.all(stale.map((id) => queue.remove(id))), timeoutMs);
   };
+  const { outage } = options;
+  const heldExecutions = new HeldAdds<ExecutionEnqueue>((item) => executionJobId(item.executionId, item.attempt));
+  const heldDeliveries = new HeldAdds<DeliveryEnqueue>((item) => deliveryJobId(item.deliveryId, item.attempt));
+  const requeueExecutions = async (items: ExecutionEnqueue[]) => {
+    const adds = items.map(executionAdd(now()));
+    await replacingFailed(executions as Queue, adds);
+    await add(addExecutions, adds);
+  };
+  const requeueDeliveries = async (items: DeliveryEnqueue[]) => {
+    const adds = items.map(deliveryAdd(now()));
+    await replacingFailed(deliveries as Queue, adds);
+    await add(addDeliveries, adds);
+  };
+  const addHeld = () => {
+    void orHeld(heldExecutions, heldExecutions.take(), requeueExecutions).catch((error) => options.onError?.(error as Error));
+    void orHeld(heldDeliveries, heldDeliveries.take(), requeueDeliveries).catch((error) => options.onError?.(error as Error));
+  };
+  /** Runs `send`; when Redis is away, keeps the items for its return instead of failing. */
+  async function orHeld<T>(held: HeldAdds<T>, items: T[], send: (items: T[]) => Promise<void>): Promise<void> {
+    if (items.length === 0) return;
+    try {
+      await send(items);
+    } catch (error) {
+      if (!held.keep(items, error, outage)) throw error;
+      // Failed while Redis was away, but it is back already: added again at once.
+      if (!outage!.down) setTimeout(addHeld, RETRY_HELD_MS);
+    }
+  }
+  outage?.onBack(addHeld);
   return {
     async enqueueExecutions(items) {
-      await add(addExecutions, items.map(executionAdd(now())));
+      await orHeld(heldExecutions, items, (i) => add(addExecutions, i.map(executionAdd(now()))));
     },
     async enqueueDeliveries(items) {
-      await add(addDeliveries, items.map(deliveryAdd(now())));
+      await orHeld(heldDeliveries, items, (i) => add(addDeliveries, i.map(deliveryAdd(now()))));
     },
     async requeueExecutions(items) {
-      const adds = items.map(executionAdd(now()));
-      await replacingFailed(executions as Queue, adds);
-      await add(addExecutions, adds);
+      await orHeld(heldExecutions, items, requeueExecutions);
     },
     async requeueDeliveries(items) {
-      const adds = items.map(deliveryAdd(now()));
-      await replacingFailed(deliveries as Queue, adds);
-      await add(addDeliveries, adds);
+      await orHeld(heldDeliveries, items, requeueDeliveries);
     },
     async cancelExecutions(items) {
       // remove() refuses a job a worker holds; that worker then finds the execution parked.

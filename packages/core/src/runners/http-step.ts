@@ -8,7 +8,7 @@ import { resolveSecrets } from '../secrets/resolve-secrets.js';
 import { renderStepJson, renderStepString, renderStepUrl, shownStepUrl, stepSecretNames, type StepValues } from '../templates/step-template.js';
 import type { Run } from '../workflows/load-run.js';
 import type { RunnerDeps } from './runner.js';
-import { sendAttempt, type RenderedRequest } from './send-attempt.js';
+import { sendAttempt, type HostDeferral, type RenderedRequest } from './send-attempt.js';
 import type { HttpStepAttempt } from './step-plans.js';
 
 /** Whether text could parse as JSON at all, judged by its first character past whitespace (and a BOM). */
@@ -53,14 +53,16 @@ async function renderStepRequest(deps: RunnerDeps, run: Run, step: HttpStep): Pr
 }
 
 /**
- * One attempt of an http step: the same pipeline as a request job's attempt (sendAttempt: signature,
+ * One attempt of an http step: the same pipeline as a request job's attempt (sendAttempt: host gate, signature,
  * target guard, read cap, masking, success statuses, matcher and assertions, the job's retry
  * policy), with the step's templates rendered from the run's context and trigger, and the masked
  * body parsed for extraction.
  */
-export async function attemptHttpStep(deps: RunnerDeps, run: Run, step: HttpStep, number: number): Promise<HttpStepAttempt> {
+export async function attemptHttpStep(deps: RunnerDeps, run: Run, step: HttpStep, number: number): Promise<HttpStepAttempt | HostDeferral> {
   const startedAt = deps.clock.now();
-  const sent = await sendAttempt(deps, run.exe, await renderStepRequest(deps, run, step), step, number);
+  // The run's deadline bounds a retry's time too (attempts/retry-at.ts).
+  const sent = await sendAttempt(deps, run.exe, await renderStepRequest(deps, run, step), step, number, { deadline: run.deadline });
+  if ('hostDeferred' in sent) return sent;
   const { verdict } = sent;
   const attempt = {
     number,
@@ -68,11 +70,13 @@ export async function attemptHttpStep(deps: RunnerDeps, run: Run, step: HttpStep
     request: sent.request,
     statusCode: sent.statusCode,
     latencyMs: sent.latencyMs,
+    timings: sent.timings,
     bodyPreview: sent.preview,
     responseHeaders: sent.headers,
     errorClass: verdict.errorClass,
     errorMessage: verdict.errorMessage,
     startedAt,
+    budgetWaitMs: sent.budgetWaitMs,
   };
   if (sent.bodyText === null || sent.statusCode === null) return { attempt, verdict, document: undefined, response: null, budget: sent.budget };
   // Masked before it is extracted from, so a secret echoed back never reaches the context. A body

@@ -8,7 +8,7 @@ import { DecryptionError } from '../secrets/crypto.js';
 import { afterCommit, wakeWaitingSiblings } from './after-commit.js';
 import { prepareRequest } from './prepare-request.js';
 import type { Runner, RunnerDeps, RunOutcome } from './runner.js';
-import { sendAttempt, type RenderedRequest } from './send-attempt.js';
+import { sendAttempt, type HostDeferral, type RenderedRequest } from './send-attempt.js';
 import { isUnstorable, tooManyClaimsVerdict, unstorableVerdict } from './unrecorded.js';
 
 /** The job's request rendered for this execution (variables, secrets read now); why not when a secret is gone. */
@@ -23,23 +23,26 @@ async function renderJobRequest(deps: RunnerDeps, exe: ClaimedExecution): Promis
   }
 }
 
-function withoutResponse(verdict: AttemptVerdict, latencyMs = 0): AttemptRecord {
-  return { verdict, request: null, latencyMs, statusCode: null, preview: null, headers: null, output: null };
+function withoutResponse(verdict: AttemptVerdict, latencyMs = 0, budgetWaitMs = 0): AttemptRecord {
+  return { verdict, request: null, latencyMs, timings: null, statusCode: null, preview: null, headers: null, output: null, budgetWaitMs };
 }
 
-/** One attempt of a request job: render, send and judge (sendAttempt), then its output template. */
-async function attemptRequest(deps: RunnerDeps, exe: ClaimedExecution, number: number): Promise<AttemptRecord> {
+/** One attempt of a request job: render, gate, send and judge (sendAttempt), then its output template. */
+async function attemptRequest(deps: RunnerDeps, exe: ClaimedExecution, number: number): Promise<AttemptRecord | HostDeferral> {
   const sent = await sendAttempt(deps, exe, await renderJobRequest(deps, exe), exe.request, number);
+  if ('hostDeferred' in sent) return sent;
   const template = exe.request.response_output_template;
   const outputOwed = template !== undefined && sent.bodyText !== null && sent.verdict.outcome !== 'retry';
   return {
     verdict: sent.verdict,
     request: sent.request,
     latencyMs: sent.latencyMs,
+    timings: sent.timings,
     statusCode: sent.statusCode,
     preview: sent.preview,
     headers: sent.headers,
     output: outputOwed ? renderOutput(template, sent.bodyText!, { masker: sent.masker, budget: sent.budget }) : null,
+    budgetWaitMs: sent.budgetWaitMs,
   };
 }
 
@@ -58,7 +61,7 @@ async function recordOrFail(deps: RunnerDeps, exe: ClaimedExecution, number: num
   } catch (error) {
     if (!isUnstorable(error)) throw error;
     deps.logger.warn('attempt outcome could not be stored; the execution ends failed', { executionId: exe.id, attempt: number, error: (error as Error).message });
-    const stored = withoutResponse(unstorableVerdict(error), record.latencyMs);
+    const stored = withoutResponse(unstorableVerdict(error), record.latencyMs, record.budgetWaitMs);
     return { recorded: await recordAttempt(deps, exe, number, startedAt, stored), stored };
   }
 }
@@ -94,6 +97,7 @@ export const requestRunner: Runner = {
     const startedAt = deps.clock.now();
     const record =
       exe.unrecordedClaims > MAX_UNRECORDED_CLAIMS ? withoutResponse(tooManyClaimsVerdict(exe.unrecordedClaims)) : await attemptRequest(deps, exe, number);
+    if ('hostDeferred' in record) return record;
     return { record: () => recordRequestAttempt(deps, exe, number, startedAt, record) };
   },
 };

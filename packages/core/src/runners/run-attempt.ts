@@ -4,6 +4,7 @@ import { newExecutionVariables } from '../executions/execution-variables.js';
 import { executedFireOutcome } from '../fires/fire-outcome.js';
 import { observeFires } from '../metrics/observe.js';
 import { setRequestIdInScope } from '../logging/log-context.js';
+import { deferClaim } from './defer-claim.js';
 import { requestRunner } from './request-runner.js';
 import type { Runner, RunnerDeps, RunOutcome } from './runner.js';
 import { stepRunner } from './step-runner.js';
@@ -19,7 +20,9 @@ const RUNNERS: Record<JobKind, Runner> = {
 };
 
 /**
- * The executor's turn of one execution: claim it, pick the runner of its job's kind, run, record.
+ * The executor's turn of one execution: claim it, pick the runner of its job's kind, run (render ->
+ * gate -> send -> decide), record (docs/adr/026-a-gate-in-the-attempt-pipeline.md). A request the
+ * host gate defers gives the claim back instead of recording, due again when the gate said.
  * The claim and the runner's first move (a request) share one attempt slot, so a claimed execution
  * never waits for a slot while its lease runs; the slot is asked for in the name of `workspaceId`
  * (the queue payload's), so that waiting workspaces are served in turn. A claim its workspace's
@@ -44,9 +47,13 @@ export async function runAttempt(deps: RunnerDeps, executionId: string, workspac
     }
     setRequestIdInScope(exe.requestId);
     const runner = RUNNERS[exe.jobKind as JobKind];
-    if (!claims) return { turn: await runner.run(deps, exe) };
+    const run = async () => {
+      const turn = await runner.run(deps, exe);
+      return 'hostDeferred' in turn ? { record: () => deferClaim(deps, exe, turn.hostDeferred) } : turn;
+    };
+    if (!claims) return { turn: await run() };
     try {
-      const turn = await Promise.race([runner.run(deps, exe), claims.handedBack.then(() => null)]);
+      const turn = await Promise.race([run(), claims.handedBack.then(() => null)]);
       return turn === null ? { handedBack: executionId } : { turn };
     } finally {
       claims.drop(exe);

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps/deps.js';
 import type { ClaimedExecution, Deferral } from '../executions/claim-attempt.js';
 import type { HttpClient } from '../http/http-client.js';
+import type { HostGate } from '../hosts/host-gate.js';
 import type { ClaimsInHand } from './claims-in-hand.js';
 
 /** How a turn of an execution ended, as the executor needs to know it. */
@@ -32,6 +33,11 @@ export interface RunnerDeps extends Deps {
   onRoom?: (workspaceId: string, room: number) => void;
   /** The executor's claims in hand, which a stop can hand back; without them a turn always runs to its end. */
   claims?: ClaimsInHand;
+  /**
+   * The gate of host budgets and Retry-After cool-downs (docs/adr/026-a-gate-in-the-attempt-pipeline.md);
+   * without it (tests of other things) every request goes at once and no cool-down is recorded.
+   */
+  hostGate?: HostGate;
 }
 
 /**
@@ -41,7 +47,8 @@ export interface RunnerDeps extends Deps {
 export interface Runner {
   /**
    * The part of the turn that needs the claim's attempt slot (a request's send); what it answers
-   * records that part and carries the turn to its end, queueing what follows.
+   * records that part and carries the turn to its end, queueing what follows. The host gate's
+   * deferral of that request answers `hostDeferred`, with nothing recorded.
    */
-  run(deps: RunnerDeps, exe: ClaimedExecution): Promise<{ record(): Promise<RunOutcome> }>;
+  run(deps: RunnerDeps, exe: ClaimedExecution): Promise<{ record(): Promise<RunOutcome> } | { hostDeferred: Date }>;
 }

@@ -1,5 +1,5 @@
 import type { ApprovalStep, ErrorClass, Step, WaitStep } from '@cronsvc/contracts';
-import { backoffMs, type AttemptVerdict } from '../attempts/decide-attempt.js';
+import type { AttemptVerdict } from '../attempts/decide-attempt.js';
 import type { JsonPathBudget } from '../attempts/json-path.js';
 import { hashToken, newToken } from '../ids/ids.js';
 import { approvalUrls, resumeUrl } from '../jobs/public-urls.js';
@@ -21,7 +21,6 @@ export interface PlanSettings {
   /** The lease a run going on to its next step keeps (EXECUTION_LEASE_MS). */
   leaseMs: number;
   publicBaseUrl: string;
-  random?: () => number;
 }
 
 export interface Plan {
@@ -128,14 +127,14 @@ function httpOutput(made: HttpStepAttempt): unknown {
   return { status_code: made.attempt.statusCode, body: fits ? made.document : made.attempt.bodyPreview };
 }
 
-/** An http step's attempt, judged: retried after its backoff (never past the deadline), failed, or completed. */
+/** An http step's attempt, judged: retried at the verdict's retryAt (backoff or Retry-After, never past the deadline), failed, or completed. */
 export function planHttpOutcome(settings: PlanSettings, run: Run, step: Step, made: HttpStepAttempt, startedAt: Date, now: Date): Plan {
   const number = made.attempt.number;
   const running = stepWrite(run, step, { status: 'running', attemptCount: number, startedAt, output: httpOutput(made) });
   const { verdict, attempt } = made;
   if (verdict.outcome === 'retry') {
-    // A backoff that would end after the deadline ends at it, and the next turn times the run out.
-    const retryAt = new Date(Math.min(now.getTime() + backoffMs(number, settings.random), run.deadline.getTime()));
+    // A retry due after the deadline is due at it (retry-at.ts), and the next turn times the run out.
+    const { retryAt } = verdict;
     return { rec: { index: run.index, context: run.context, state: { status: 'running', leaseMs: null, nextAttemptAt: retryAt }, step: running, attempt }, retryAt };
   }
   // An attempt without a response reports the run's last response, as a request job reports its last.

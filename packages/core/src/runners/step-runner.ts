@@ -5,8 +5,10 @@ import { loadRun, type Run } from '../workflows/load-run.js';
 import { whileUnavailable } from '../db/while-unavailable.js';
 import { ContextLimitError, recordTurn, type Recorded } from '../workflows/record-turn.js';
 import { afterCommit, wakeWaitingSiblings } from './after-commit.js';
+import { deferClaim } from './defer-claim.js';
 import { attemptHttpStep } from './http-step.js';
 import type { Runner, RunnerDeps, RunOutcome } from './runner.js';
+import type { HostDeferral } from './send-attempt.js';
 import { finish, planEnterWait, planHttpOutcome, planTimeout, planUnrecorded, planWaitOutcome, type Plan, type PlanSettings } from './step-plans.js';
 import { isUnstorable, tooManyClaimsVerdict, unstorableVerdict } from './unrecorded.js';
 
@@ -19,17 +21,18 @@ import { isUnstorable, tooManyClaimsVerdict, unstorableVerdict } from './unrecor
 
 type InSlot = <T>(work: () => Promise<T>) => Promise<T>;
 
-const settingsOf = (deps: RunnerDeps): PlanSettings => ({ leaseMs: deps.config.executionLeaseMs, publicBaseUrl: deps.config.publicBaseUrl, random: deps.random });
+const settingsOf = (deps: RunnerDeps): PlanSettings => ({ leaseMs: deps.config.executionLeaseMs, publicBaseUrl: deps.config.publicBaseUrl });
 
-async function planHttp(deps: RunnerDeps, run: Run, step: HttpStep, inSlot: InSlot): Promise<Plan> {
+async function planHttp(deps: RunnerDeps, run: Run, step: HttpStep, inSlot: InSlot): Promise<Plan | HostDeferral> {
   const number = (run.current?.attemptCount ?? 0) + 1;
   const startedAt = run.current?.startedAt ?? deps.clock.now();
   const made = await inSlot(() => attemptHttpStep(deps, run, step, number));
+  if ('hostDeferred' in made) return made;
   return planHttpOutcome(settingsOf(deps), run, step, made, startedAt, deps.clock.now());
 }
 
-/** The run's next move; an http step's request is sent within `inSlot`. */
-async function planMove(deps: RunnerDeps, run: Run, inSlot: InSlot): Promise<Plan> {
+/** The run's next move; an http step's request is sent within `inSlot`, or deferred by the host gate. */
+async function planMove(deps: RunnerDeps, run: Run, inSlot: InSlot): Promise<Plan | HostDeferral> {
   const now = deps.clock.now();
   if (run.exe.unrecordedClaims > MAX_UNRECORDED_CLAIMS) return planUnrecorded(run, tooManyClaimsVerdict(run.exe.unrecordedClaims), now);
   if (Math.max(now.getTime(), run.dueAt.getTime()) >= run.deadline.getTime()) return planTimeout(run, now);
@@ -80,7 +83,10 @@ async function carryOn(deps: RunnerDeps, exe: ClaimedExecution, run: Run, first:
     if (plan.next && recorded.status === 'running') {
       Object.assign(run, { turn: run.turn + 1, index: plan.next.index, context: plan.next.context, current: null, stepsToStore: null, dueAt: new Date(0) });
       // Each later request of the turn takes a slot of its own, as a queue job would.
-      move = await planMove(deps, run, inSlot);
+      const next = await planMove(deps, run, inSlot);
+      // The host gate deferred it: the turn ends here, its claim given back until then.
+      if ('hostDeferred' in next) return deferClaim(deps, exe, next.hostDeferred);
+      move = next;
       continue;
     }
     const retryAt = recorded.status === 'running' ? plan.retryAt : undefined;
@@ -98,6 +104,7 @@ export const stepRunner: Runner = {
     const run = await loadRun(deps, exe);
     if (!run) return { record: async () => ({ skip: 'another worker recorded a turn of this execution since it was claimed' }) };
     const first = await planMove(deps, run, (work) => work());
+    if ('hostDeferred' in first) return first;
     return { record: () => carryOn(deps, exe, run, first) };
   },
 };

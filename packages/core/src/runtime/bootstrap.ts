@@ -7,6 +7,7 @@ import { storedBytesConnectionOption } from '../db/stored-bytes.js';
 import type { Logger } from '../logging/logger.js';
 import { createQueuePool, type QueueConnection } from '../queues/queue-connection.js';
 import { createQueues } from '../queues/queues.js';
+import { redisOutage } from '../queues/redis-outage.js';
 import { systemClock, type Deps } from '../deps/deps.js';
 import { assertResolved } from './prepare-database.js';
 import { createRedis, type RedisClient } from './redis.js';
@@ -21,6 +22,8 @@ export interface Runtime extends Deps {
   redis: RedisClient | undefined;
   /** Opens the connection a queue worker waits on (Redis or PostgreSQL, as configured); closed by close(). */
   workerConnection(): QueueConnection;
+  /** An error from a queue worker: on Redis, an outage is one warning for the whole process (RedisOutage). */
+  reportQueueError(error: Error, what: string): void;
   close(): Promise<void>;
 }
 
@@ -36,7 +39,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
   const { db, pool } = createDatabase(config.databaseUrl, { max, settings });
   const redisConnections: RedisClient[] = [];
   const queuePools: pg.Pool[] = [];
-  const onRedisError = (error: Error) => logger.warn('redis error', { error: error.message });
+  const outage = config.queueBackend === 'postgres' ? undefined : redisOutage(logger);
   const connect = (role: 'worker' | 'producer'): QueueConnection => {
     if (config.queueBackend === 'postgres') {
       const queuePool = createQueuePool(config.databaseUrl, role === 'worker' ? WORKER_QUEUE_POOL : (options.queuePoolSize ?? 4));
@@ -44,12 +47,12 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
       return { backend: 'postgres', pool: queuePool };
     }
     const redis = createRedis(config, role);
-    redis.on('error', onRedisError);
+    outage!.watch(redis);
     redisConnections.push(redis);
     return { backend: 'redis', redis, prefix: config.redisPrefix };
   };
   const producer = connect('producer');
-  const queues = createQueues(producer, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }) });
+  const queues = createQueues(producer, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }), outage });
   return {
     workerId: newId('wrk'),
     db,
@@ -60,6 +63,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
     logger,
     config,
     workerConnection: () => connect('worker'),
+    reportQueueError: (error, what) => (outage ? outage.report(error, what) : logger.warn(what, { error: error.message })),
     async close() {
       await queues.close();
       for (const connection of redisConnections) connection.disconnect();

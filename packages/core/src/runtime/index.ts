@@ -6,5 +6,5 @@ export { repeat } from './repeat.js';
 export { storesEnv } from './resolve-stores.js';
 export { runService } from './run-service.js';
 export { serviceLogger, startUp, SUPERVISED_ENV } from './start-up.js';
-export { announce } from './startup-lines.js';
+export { announce, localApiUrl, untilAnswering } from './startup-lines.js';
 export { serveScrapes } from './supervised-metrics.js';

@@ -11,13 +11,21 @@ export function assertResolved(config: Config): void {
 }
 
 /**
+ * What a process does with BOOTSTRAP_API_TOKEN: `own` applies it and revokes the tokens it made
+ * before that are not the current one (all of them when it is unset): the process that serves
+ * the API; `apply` only applies it (a worker started alone); `leave` leaves it to other processes
+ * (the supervisor of `npm start`, whose API child owns it).
+ */
+export type BootstrapRole = 'own' | 'apply' | 'leave';
+
+/**
  * Creates the database if missing, applies migrations (and BullMQ's schema when the queues are
- * on PostgreSQL), rewrites stored values of an older form, and applies the bootstrap token unless
- * told not to. BullMQ and Prisma are
+ * on PostgreSQL), rewrites stored values of an older form, and does with the bootstrap token what
+ * `bootstrapToken` says (`apply` unless told). BullMQ and Prisma are
  * imported only when needed, so that a process that only prepares the database (the supervisor
  * of `npm start`) does not hold them in memory.
  */
-export async function prepareDatabase(config: Config, logger: Logger, options: { bootstrapToken?: boolean } = {}): Promise<void> {
+export async function prepareDatabase(config: Config, logger: Logger, options: { bootstrapToken?: BootstrapRole } = {}): Promise<void> {
   assertResolved(config);
   await ensureDatabase(config.databaseUrl);
   const applied = await applyMigrations(config.databaseUrl);
@@ -28,11 +36,20 @@ export async function prepareDatabase(config: Config, logger: Logger, options: {
     logger.warn('stored values that do not open with SECRETS_ENCRYPTION_KEY were left as they are', { unreadable: upgraded.unreadable });
   }
   if (config.queueBackend === 'postgres') await (await import('../queues/queue-connection.js')).applyQueueSchema(config.databaseUrl);
-  if (config.bootstrapApiToken && options.bootstrapToken !== false) {
-    const [{ createDb }, { ensureBootstrapWorkspace }] = await Promise.all([import('../db/client.js'), import('../workspaces/workspaces.js')]);
+  const role = options.bootstrapToken ?? 'apply';
+  const applies = config.bootstrapApiToken !== undefined && role !== 'leave';
+  if (applies || role === 'own') {
+    const [{ createDb }, { ensureBootstrapWorkspace, revokeBootstrapTokens }] = await Promise.all([import('../db/client.js'), import('../workspaces/workspaces.js')]);
     const db = createDb(config.databaseUrl, { max: 1 });
     try {
-      await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken);
+      if (role === 'own') {
+        const revoked = await revokeBootstrapTokens(db, config.bootstrapApiToken);
+        if (revoked.length > 0) {
+          const why = config.bootstrapApiToken === undefined ? 'BOOTSTRAP_API_TOKEN is not set' : 'BOOTSTRAP_API_TOKEN is another value now';
+          logger.warn(`revoked ${revoked.length} API token(s) made by an earlier BOOTSTRAP_API_TOKEN (npm run dev's dev-token is one): ${why}`, { revoked });
+        }
+      }
+      if (applies) await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken!);
     } finally {
       await db.$disconnect();
     }

@@ -32,13 +32,14 @@ async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ heal
 }
 
 /**
- * The life of one process: start up, start the service, and on SIGINT or SIGTERM stop it
+ * The life of one process: start up, start the service, and on SIGINT, SIGTERM or SIGHUP stop it
  * (finishing work in flight, up to STOP_GRACE_SECONDS) before closing connections and, if this
  * process started it, the embedded PostgreSQL (stopOnSignals, docs/RELIABILITY.md "Stopping the
  * service"). Under a supervisor it also stops when the supervisor goes away without telling it.
  */
 export async function runService(name: 'api' | WorkerKind, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
-  const { config, logger, stores } = await startUp(name);
+  // The API owns BOOTSTRAP_API_TOKEN: it also revokes what an earlier setting made.
+  const { config, logger, stores } = await startUp(name, { bootstrapToken: () => (name === 'api' ? 'own' : 'apply') });
   const runtime = createRuntime(config, logger, { dbPoolSize: options.dbPoolSize?.(config) });
   const service = await start(runtime);
   const signals = name === 'api' ? null : await workerSignals(runtime, name);

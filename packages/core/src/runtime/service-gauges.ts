@@ -16,7 +16,8 @@ export interface ServiceGauges {
 const STORE_SQL = `
   SELECT (SELECT count(*) FROM executions WHERE dead_lettered_at IS NOT NULL)::float8 AS dlq,
          (SELECT count(*) FROM deliveries WHERE status IN ('pending', 'processing'))::float8 AS deliveries_pending,
-         (SELECT count(*) FROM monitors WHERE state = 'down')::float8 AS monitors_down`;
+         (SELECT count(*) FROM monitors WHERE state = 'down')::float8 AS monitors_down,
+         (SELECT count(*) FROM host_limits WHERE cooldown_until > now())::float8 AS hosts_cooling_down`;
 
 export function createServiceGauges(deps: Pick<Deps, 'pool' | 'queues' | 'config' | 'logger'>, scope: WorkerScope): ServiceGauges {
   const registry = new Registry();
@@ -33,14 +34,16 @@ export function createServiceGauges(deps: Pick<Deps, 'pool' | 'queues' | 'config
   });
   const deliveriesPending = new Gauge({ name: 'cronsvc_deliveries_pending', help: 'Deliveries pending or being sent.', registers, aggregator });
   const monitorsDown = new Gauge({ name: 'cronsvc_monitors_down', help: 'Heartbeat monitors that are down.', registers, aggregator });
+  const hostsCoolingDown = new Gauge({ name: 'cronsvc_hosts_cooling_down', help: "Hosts (per workspace) whose Retry-After cool-down is running.", registers, aggregator });
   const ready = new Gauge({ name: 'cronsvc_ready', help: '1 when /readyz answers ready, else 0.', registers, aggregator });
   const checks = new Gauge({ name: 'cronsvc_readiness_check', help: 'Each readiness check: 1 ok, 0 failing.', labelNames: ['check'] as const, registers, aggregator });
 
   const readStores = async () => {
-    const [{ rows }, lag] = await Promise.all([deps.pool.query<{ dlq: number; deliveries_pending: number; monitors_down: number }>(STORE_SQL), oldestDueFireAgeSeconds(deps)]);
+    const [{ rows }, lag] = await Promise.all([deps.pool.query<{ dlq: number; deliveries_pending: number; monitors_down: number; hosts_cooling_down: number }>(STORE_SQL), oldestDueFireAgeSeconds(deps)]);
     dlq.set(rows[0].dlq);
     deliveriesPending.set(rows[0].deliveries_pending);
     monitorsDown.set(rows[0].monitors_down);
+    hostsCoolingDown.set(rows[0].hosts_cooling_down);
     lateFire.set(lag);
   };
   const readQueues = async () => {
@@ -57,7 +60,7 @@ export function createServiceGauges(deps: Pick<Deps, 'pool' | 'queues' | 'config
   return {
     registry,
     async refresh() {
-      for (const gauge of [queueJobs, dlq, lateFire, deliveriesPending, monitorsDown, ready, checks]) gauge.reset();
+      for (const gauge of [queueJobs, dlq, lateFire, deliveriesPending, monitorsDown, hostsCoolingDown, ready, checks]) gauge.reset();
       const results = await Promise.allSettled([within(readStores(), 2_000), within(readQueues(), 2_000), readReadiness()]);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       // At most one warning a minute while a store is down: scrapes come every few seconds.

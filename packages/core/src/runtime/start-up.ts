@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, SUPERVISED_ENV, type Config } from '../config/config.js';
 import { createLogger, type Logger } from '../logging/logger.js';
-import { prepareDatabase } from './prepare-database.js';
+import { prepareDatabase, type BootstrapRole } from './prepare-database.js';
 import { resolveStores, type Stores } from './resolve-stores.js';
 
 export { SUPERVISED_ENV };
@@ -25,9 +25,13 @@ export function exitOnConfigError(error: unknown, logger?: Logger): void {
  * the database and the queue store, say which, and create/migrate the database. Exits 78 on a
  * configuration problem, an unreachable store or a database migrated by a newer version, 1 when a
  * migration fails.
- * `bootstrapToken: false` leaves BOOTSTRAP_API_TOKEN to the processes it starts.
+ * `bootstrapToken` says what this process does with BOOTSTRAP_API_TOKEN (`apply` unless told; see BootstrapRole). `starting` is a
+ * line said first, before the stores are looked for: what the start is about to do.
  */
-export async function startUp(name: string, options: { bootstrapToken?: (config: Config) => boolean } = {}): Promise<{ config: Config; logger: Logger; stores: Stores }> {
+export async function startUp(
+  name: string,
+  options: { bootstrapToken?: (config: Config) => BootstrapRole; starting?: (config: Config) => string } = {},
+): Promise<{ config: Config; logger: Logger; stores: Stores }> {
   let config: Config;
   try {
     config = loadConfig();
@@ -36,6 +40,7 @@ export async function startUp(name: string, options: { bootstrapToken?: (config:
     throw error;
   }
   const logger = serviceLogger(config, name);
+  if (options.starting) logger.info(options.starting(config));
   let stores: Stores;
   try {
     stores = await resolveStores(config, logger);
@@ -45,7 +50,7 @@ export async function startUp(name: string, options: { bootstrapToken?: (config:
   }
   for (const line of stores.lines) logger.log(process.env[SUPERVISED_ENV] ? 'debug' : 'info', line);
   try {
-    await prepareDatabase(stores.config, logger, { bootstrapToken: options.bootstrapToken?.(stores.config) ?? true });
+    await prepareDatabase(stores.config, logger, { bootstrapToken: options.bootstrapToken?.(stores.config) ?? 'apply' });
   } catch (error) {
     await stores.stop();
     exitOnConfigError(error, logger);

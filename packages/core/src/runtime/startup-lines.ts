@@ -16,7 +16,7 @@ export function startupLines(config: Config, scope: StartScope, healthPort?: num
     const local = `http://localhost:${config.port}`;
     const publicNote = config.publicBaseUrl === local ? '' : `; public address ${config.publicBaseUrl}`;
     info.push(
-      `API: ${local} (listening on 0.0.0.0:${config.port}${publicNote}); /healthz and /readyz`,
+      `API: ${local} (listening on ${config.host}:${config.port}${publicNote}); /healthz and /readyz`,
       `API reference: ${local}/docs (OpenAPI document: ${local}/v1/openapi.json)`,
       `web console: ${local}/console`,
       config.adminToken
@@ -40,4 +40,32 @@ export function announce(logger: Logger, config: Config, scope: StartScope, heal
   const quiet = config.supervisor !== undefined && scope !== 'all';
   for (const line of info) logger.log(quiet ? 'debug' : 'info', line);
   for (const line of warn) logger.log(quiet ? 'debug' : 'warn', line);
+}
+
+/** Where this machine reaches the API: the address it listens on, or loopback when that is every interface. */
+export function localApiUrl(config: Config): string {
+  const everywhere = config.host === '0.0.0.0' || config.host === '::';
+  const host = everywhere ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}`;
+}
+
+const ANSWER_POLL_MS = 250;
+
+/**
+ * Resolves true once `url` answers 2xx, asking every 250 ms while `keepAsking()` holds (then
+ * false): the addresses a start prints are for clicking, so they wait for the API to answer.
+ */
+export async function untilAnswering(url: string, keepAsking: () => boolean, headers: Record<string, string> = {}): Promise<boolean> {
+  while (keepAsking()) {
+    const ok = await fetch(url, { headers, signal: AbortSignal.timeout(2_000) }).then(
+      (res) => {
+        void res.body?.cancel();
+        return res.ok;
+      },
+      () => false,
+    );
+    if (ok) return true;
+    await new Promise((resolve) => setTimeout(resolve, ANSWER_POLL_MS).unref());
+  }
+  return false;
 }

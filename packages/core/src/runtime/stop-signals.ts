@@ -21,10 +21,27 @@ export interface Stoppable {
   inFlight?(): number;
 }
 
+/** The signals that stop a process of the service; SIGHUP is a closed terminal or a dropped SSH session. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
- * Counts SIGINT and SIGTERM the way every process of the service does: the first signal is a
- * stop, a signal within SAME_STOP_MS of the last one counted is the same one again, and a later
- * one is the operator insisting. Answers the trigger of a stop that comes another way (the
+ * A hung-up terminal fails every later write to it (EIO), and a closed pipe too (EPIPE); with no
+ * listener, that error would end the process in the middle of its stop. Lines that cannot be
+ * written are dropped.
+ */
+function outlivingClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EIO' && error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
+/**
+ * Counts SIGINT, SIGTERM and SIGHUP the way every process of the service does: the first signal
+ * is a stop, a signal within SAME_STOP_MS of the last one counted is the same one again, and a
+ * later one is the operator insisting. Answers the trigger of a stop that comes another way (the
  * parent gone): it starts a stop unless one is under way, and never insists.
  */
 export function countStops(on: { stop(reason: string): void; insist(reason: string): void }): (reason: string) => void {
@@ -37,8 +54,8 @@ export function countStops(on: { stop(reason: string): void; insist(reason: stri
     if (first) on.stop(reason);
     else on.insist(reason);
   };
-  process.on('SIGINT', () => signal('SIGINT'));
-  process.on('SIGTERM', () => signal('SIGTERM'));
+  outlivingClosedOutput();
+  for (const name of STOP_SIGNALS) process.on(name, () => signal(name));
   return (reason) => {
     if (last === undefined) signal(reason);
   };
@@ -81,6 +98,7 @@ export function stopOnSignals(o: { logger: Logger; graceMs: number; services: St
       for (const service of o.services) await service.stop();
       clearTimeout(grace);
       await o.close();
+      logger.log(o.quiet ? 'debug' : 'info', stoppedNotice(0));
       process.exit(0);
     } catch (error) {
       logger.error('unclean stop', { error: (error as Error).message });
@@ -94,7 +112,21 @@ export function stopOnSignals(o: { logger: Logger; graceMs: number; services: St
       if (insisted) process.exit(130);
       insisted = true;
       logger.warn('stopping at once; handing the work in flight back', { signal: reason });
-      void within(abandonAll(), HAND_BACK_MS).finally(() => process.exit(130));
+      void within(abandonAll(), HAND_BACK_MS).finally(() => {
+        logger.log(o.quiet ? 'debug' : 'info', stoppedNotice(130));
+        process.exit(130);
+      });
     },
   });
+}
+
+/**
+ * The last line of a stop, said once every process of the stop is gone, with the exit status
+ * that follows: 0 after the work in flight finished (or was handed back at the end of the grace
+ * period), 130 when it was handed back at once, 1 when processes had to be killed.
+ */
+export function stoppedNotice(code: number): string {
+  if (code === 0) return 'stopped (exit 0)';
+  if (code === 130) return 'stopped at once, the work in flight handed back to run again (exit 130)';
+  return `stopped, processes that did not stop in time killed (exit ${code})`;
 }

@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { withAudit } from '../access/audit.js';
 import { SECRET_NAME_PATTERN } from '@cronsvc/contracts';
 import Joi from 'joi';
 import { Prisma } from '../db/client.js';
@@ -17,15 +19,14 @@ export const createSecretSchema = Joi.object({
   value: secretValueSchema.required(),
 }).required();
 
-export async function createSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown): Promise<SecretRow> {
+export async function createSecret(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown, actor?: Actor): Promise<SecretRow> {
   const input = validate<{ name: string; value: string }>(createSecretSchema, body);
   const now = deps.clock.now();
   const id = newId('sec');
   const value = encryptValue(deps.config.secretsEncryptionKey, input.value, valuePlace('secrets.value', workspaceId, id));
   try {
-    return await deps.db.secret.create({
-      data: { id, workspaceId, name: input.name, value, storedBytes: storedSize(value), createdAt: now, updatedAt: now },
-    });
+    const create = deps.db.secret.create({ data: { id, workspaceId, name: input.name, value, storedBytes: storedSize(value), createdAt: now, updatedAt: now } });
+    return await withAudit(deps.db, create, actor, { action: 'secret.created', targetType: 'secret', targetId: id, changedFields: ['name', 'value'] });
   } catch (error) {
     if (isStoredBytesError(error)) throw storedBytesExceeded(deps.config.maxStoredBytesPerWorkspace);
     // The (workspace, name) unique index decides between racing creates, so no read-then-write.

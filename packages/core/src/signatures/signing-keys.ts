@@ -1,3 +1,5 @@
+import type { Actor } from '../access/actor.js';
+import { withAudit } from '../access/audit.js';
 import type { SigningKey } from '@cronsvc/contracts';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -32,7 +34,7 @@ export async function getSigningKey(deps: Pick<Deps, 'db' | 'config'>, workspace
  * replaced the previous one and drops the older key at once: only one roll-over is in flight.
  * A plaintext key from before encryption is stored encrypted from here on, in both columns.
  */
-export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string): Promise<SigningKey> {
+export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string, actor?: Actor): Promise<SigningKey> {
   const encryptionKey = deps.config.secretsEncryptionKey;
   for (let i = 0; i < ROTATE_TRIES; i += 1) {
     const row = await workspaceKeys(deps.db, workspaceId);
@@ -41,7 +43,7 @@ export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock
     // Compare-and-set on the stored value (a fresh IV makes each one unique): of two concurrent
     // rotations one loses and retries, instead of both claiming the same previous key and
     // silently discarding a key that was already handed out.
-    const { count } = await deps.db.workspace.updateMany({
+    const rotate = deps.db.workspace.updateMany({
       where: { id: workspaceId, signingKey: row.signingKey },
       data: {
         signingKey: encryptValue(encryptionKey, key, signingKeyPlace(workspaceId, 'current')),
@@ -50,6 +52,7 @@ export async function rotateSigningKey(deps: Pick<Deps, 'db' | 'config' | 'clock
         signingKeyRotatedAt: now,
       },
     });
+    const { count } = await withAudit(deps.db, rotate, actor, { action: 'signing_key.rotated', targetType: 'signing_key', targetId: null, changedFields: ['signing_key'] });
     if (count === 1) return { signing_key: key, created_at: now.toISOString() };
   }
   throw new AppError('conflict', 'the signing key is being rotated concurrently; try again');

@@ -1,3 +1,4 @@
+import { currentRequestId } from '../logging/log-context.js';
 import type { ApprovalDecision, ApprovalDecisionResult } from '@cronsvc/contracts';
 import { AppError } from '../errors/app-error.js';
 import type { Deps } from '../deps/deps.js';
@@ -17,7 +18,9 @@ export async function decideApproval(
 ): Promise<ApprovalDecisionResult> {
   const tokenHash = hashToken(token);
   // NUL in a comment or body is replaced before it is stored (Postgres cannot store it).
-  const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input: storableValue(input) });
+  // Whoever holds the link decides: the audit log names a public caller, with the request's id.
+  const audit = { action: `approval.${decision}`, actor: { kind: 'public' as const, tokenId: null, name: null, requestId: currentRequestId() ?? null } };
+  const settled = await settleWait(deps, { tokenHash }, { type: 'approval', decision, input: storableValue(input) }, audit);
   if (settled) return { status: decision, execution_id: settled.executionId };
   const step = await deps.db.stepExecution.findUnique({ where: { tokenHash }, select: { type: true, decision: true, status: true, expiresAt: true } });
   if (!step || step.type !== 'approval') throw new AppError('not_found', 'no approval has this token');

@@ -1,4 +1,4 @@
-import type { AttemptRequest, AttemptStatus, ErrorClass } from '@cronsvc/contracts';
+import type { AttemptRequest, AttemptStatus, AttemptTimings, ErrorClass } from '@cronsvc/contracts';
 import type pg from 'pg';
 import { inTransaction, SqlBuilder } from '../db/client.js';
 import { jsonText as json } from '../db/columns.js';
@@ -17,11 +17,15 @@ export interface StepAttemptWrite {
   request: AttemptRequest | null;
   statusCode: number | null;
   latencyMs: number;
+  /** Per-phase timings; null or absent when no request was made. */
+  timings?: AttemptTimings | null;
   bodyPreview: string | null;
   responseHeaders: Record<string, string> | null;
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   startedAt: Date;
+  /** How long the attempt waited for its host's budget or cool-down (ms). */
+  budgetWaitMs?: number;
 }
 
 export interface FinalState {
@@ -69,6 +73,7 @@ function executionSets(b: SqlBuilder, run: Run, rec: TurnRecord, now: Date, last
     `step_index = ${b.param(rec.index)}`,
     'park_requested = false',
     'unrecorded_claims = 0',
+    'budget_waiting_since = NULL',
   ];
   const { state } = rec;
   if (state.status === 'final') {
@@ -135,18 +140,18 @@ function recordStatement(run: Run, rec: TurnRecord, now: Date, lastResponse: Fin
         updated_at = EXCLUDED.updated_at)`);
     if (attempt) {
       const a = [
-        run.exe.id, step.stepIndex, attempt.number, attempt.status, attempt.statusCode, attempt.latencyMs, json(attempt.request), attempt.bodyPreview,
-        json(attempt.responseHeaders), attempt.errorClass, attempt.errorMessage, attempt.startedAt,
+        run.exe.id, step.stepIndex, attempt.number, attempt.status, attempt.statusCode, attempt.latencyMs, json(attempt.timings), json(attempt.request), attempt.bodyPreview,
+        json(attempt.responseHeaders), attempt.errorClass, attempt.errorMessage, attempt.startedAt, attempt.budgetWaitMs ?? 0,
       ].map((v) => b.param(v));
-      const attemptTypes = ['text', 'int', 'int', 'text', 'int', 'int', 'jsonb', 'text', 'jsonb', 'text', 'text', 'timestamptz'];
+      const attemptTypes = ['text', 'int', 'int', 'text', 'int', 'int', 'jsonb', 'jsonb', 'text', 'jsonb', 'text', 'text', 'timestamptz', 'int'];
       // Its foreign key to the step's row is checked at the end of the statement, when that row exists.
-      ctes.push(`attempt AS (INSERT INTO step_attempts (execution_id, step_index, number, status, status_code, latency_ms, request, body_preview,
-          response_headers, error_class, error_message, started_at, created_at)
+      ctes.push(`attempt AS (INSERT INTO step_attempts (execution_id, step_index, number, status, status_code, latency_ms, timings, request, body_preview,
+          response_headers, error_class, error_message, started_at, budget_wait_ms, created_at)
         SELECT ${a.map((v, i) => `${v}::${attemptTypes[i]}`).join(', ')}, ${at}::timestamptz FROM moved)`);
     }
   }
   if (rec.state.status === 'final') {
-    ctes.push(...executionEndedWrites(b, { workspaceId: run.exe.workspaceId, executionId: run.exe.id, jobId: run.exe.jobId, outcome: rec.state.final.status, at: now }, 'moved'));
+    ctes.push(...executionEndedWrites(b, { workspaceId: run.exe.workspaceId, executionId: run.exe.id, jobId: run.exe.jobId, outcome: rec.state.final.status, at: now, durationMs: now.getTime() - run.exe.startedAt.getTime() }, 'moved'));
   }
   return named(`WITH ${ctes.join(', ')} SELECT status, waiting_reason FROM moved`, b.values);
 }

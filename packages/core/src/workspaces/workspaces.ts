@@ -1,14 +1,12 @@
-import type { ApiTokenCreated, WorkspaceCreated, WorkspaceInput } from '@cronsvc/contracts';
+import type { WorkspaceCreated, WorkspaceInput } from '@cronsvc/contracts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Joi from 'joi';
 import type { Db } from '../db/client.js';
-import { AppError } from '../errors/app-error.js';
-import { hashToken, newId, newToken } from '../ids/ids.js';
+import { hashToken, newId } from '../ids/ids.js';
 import { encryptValue } from '../secrets/crypto.js';
 import { generateSigningKey, signingKeyPlace } from '../signatures/signing-key-format.js';
 import { validate } from '../validation/validate.js';
-
-export const API_TOKEN_PREFIX = 'csk_';
+import { issueToken } from './tokens.js';
 
 /** Encrypted at rest like secrets: the key is what lets anyone forge our requests. */
 function newStoredSigningKey(encryptionKey: Buffer, workspaceId: string): string {
@@ -17,32 +15,19 @@ function newStoredSigningKey(encryptionKey: Buffer, workspaceId: string): string
 
 export const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
-async function issueToken(db: Db, workspaceId: string, token = newToken(API_TOKEN_PREFIX)): Promise<ApiTokenCreated> {
-  const id = newId('tok');
-  await db.apiToken.create({ data: { id, workspaceId, tokenHash: hashToken(token) } });
-  return { id, api_token: token };
-}
-
 export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unknown): Promise<WorkspaceCreated> {
   const { name } = validate<WorkspaceInput>(createWorkspaceSchema, body);
   const id = newId('wsp');
   const workspace = await db.workspace.create({ data: { id, name, signingKey: newStoredSigningKey(encryptionKey, id) } });
-  const token = await issueToken(db, workspace.id);
+  const token = await issueToken(db, workspace.id, { scope: 'full' });
   return { id: workspace.id, name: workspace.name, api_token: token.api_token, created_at: workspace.createdAt.toISOString(), updated_at: workspace.updatedAt.toISOString() };
 }
 
-export async function createApiToken(db: Db, workspaceId: string): Promise<ApiTokenCreated> {
-  const workspace = await db.workspace.findUnique({ where: { id: workspaceId } });
-  if (!workspace) throw AppError.notFound('workspace');
-  return issueToken(db, workspaceId);
-}
-
-export async function revokeApiToken(db: Db, tokenId: string): Promise<void> {
-  const { count } = await db.apiToken.deleteMany({ where: { id: tokenId } });
-  if (count === 0) throw AppError.notFound('token');
-}
-
-/** Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN, docs/CONFIGURATION.md). */
+/**
+ * Makes sure workspace `default` exists and accepts `token` (BOOTSTRAP_API_TOKEN,
+ * docs/CONFIGURATION.md), a token marked as the bootstrap's, which revokeBootstrapTokens revokes
+ * once the setting goes.
+ */
 export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, token: string): Promise<string> {
   const tokenHash = hashToken(token);
   // Every app runs this at start-up, often at the same moment: the lock makes them take turns,
@@ -50,13 +35,32 @@ export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, to
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
     const known = await tx.apiToken.findUnique({ where: { tokenHash } });
-    if (known) return known.workspaceId;
+    if (known) {
+      // Bootstrapped before tokens were marked.
+      if (!known.fromBootstrap) await tx.apiToken.update({ where: { id: known.id }, data: { fromBootstrap: true } });
+      return known.workspaceId;
+    }
     const id = newId('wsp');
     const workspace =
       (await tx.workspace.findFirst({ where: { name: 'default' }, orderBy: { createdAt: 'asc' } })) ??
       (await tx.workspace.create({ data: { id, name: 'default', signingKey: newStoredSigningKey(encryptionKey, id) } }));
-    await tx.apiToken.create({ data: { id: newId('tok'), workspaceId: workspace.id, tokenHash } });
+    await tx.apiToken.create({ data: { id: newId('tok'), workspaceId: workspace.id, tokenHash, fromBootstrap: true } });
     return workspace.id;
+  });
+}
+
+/**
+ * Revokes the tokens BOOTSTRAP_API_TOKEN made, but for `keep` (the current setting, if any), so
+ * that a well-known development token does not outlive the start that set it. Answers the ids of
+ * the revoked tokens; their console sessions end with them.
+ */
+export async function revokeBootstrapTokens(db: Db, keep: string | undefined): Promise<string[]> {
+  const kept = keep === undefined ? undefined : hashToken(keep);
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
+    const stale = await tx.apiToken.findMany({ where: { fromBootstrap: true, ...(kept ? { tokenHash: { not: kept } } : {}) }, select: { id: true } });
+    if (stale.length > 0) await tx.apiToken.deleteMany({ where: { id: { in: stale.map((t) => t.id) } } });
+    return stale.map((t) => t.id);
   });
 }
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { dlqStats, listDlq, purgeDlq, removeFromDlq, replayBatch, replayExecution, serializeExecutionSummary } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { paths } from '../paths.js';
 import { deadLettersView } from '../views/dead-letters.view.js';
@@ -18,7 +19,7 @@ export function deadLettersRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/replay-job', async (req, res) => {
-    const { replayed } = await replayBatch(deps, workspaceOf(res), { job_id: req.body?.job_id });
+    const { replayed } = await replayBatch(deps, workspaceOf(res), { job_id: req.body?.job_id }, actorOf(res));
     redirectDone(res, paths.deadLetters, 'dead-letters-replayed', { n: String(replayed.length) });
   });
 
@@ -33,12 +34,12 @@ export function deadLettersRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/:id/replay', async (req, res) => {
-    await replayExecution(deps, workspaceOf(res), req.params.id, 'dlq_replay');
+    await replayExecution(deps, workspaceOf(res), req.params.id, 'dlq_replay', actorOf(res));
     redirectDone(res, paths.deadLetters, 'replayed');
   });
 
   router.post('/:id/remove', async (req, res) => {
-    await removeFromDlq(deps, workspaceOf(res), req.params.id);
+    await removeFromDlq(deps, workspaceOf(res), req.params.id, actorOf(res));
     redirectDone(res, paths.deadLetters, 'dead-letter-removed');
   });
   return router;

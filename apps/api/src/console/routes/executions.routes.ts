@@ -1,11 +1,14 @@
 import { Router } from 'express';
-import { AppError, getExecution, listExecutions, replayExecution, serializeExecution, serializeExecutionSummary } from '@cronsvc/core';
+import { AppError, getExecution, hostCooldowns, hostOf, listExecutions, replayExecution, serializeExecution, serializeExecutionSummary } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { paths } from '../paths.js';
 import { executionView } from '../views/execution.view.js';
 import { executionsView, type ExecutionsFilter } from '../views/executions.view.js';
 
 const PAGE_SIZE = 50;
+// An execution that can still send a request: its hosts' cool-downs are shown.
+const UNFINISHED = new Set(['queued', 'running', 'waiting']);
 
 /** Executions with the API's filters, an execution's page, and Replay. */
 export function executionsRoutes(deps: ConsoleDeps): Router {
@@ -24,12 +27,17 @@ export function executionsRoutes(deps: ConsoleDeps): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    const execution = serializeExecution(await getExecution(deps, workspaceOf(res), req.params.id));
-    sendPage(res, 200, executionView(viewContext(deps, req, res), execution));
+    const ws = workspaceOf(res);
+    const execution = serializeExecution(await getExecution(deps, ws, req.params.id));
+    // The hosts this execution called: a cool-down of one of them holds back its next request.
+    const attempts = [...(execution.attempts ?? []), ...(execution.step_executions ?? []).flatMap((s) => s.attempts)];
+    const hosts = [...new Set(attempts.flatMap((a) => (a.request ? [hostOf(a.request.url)] : [])).filter((h): h is string => h !== null))];
+    const cooldowns = UNFINISHED.has(execution.status) ? await hostCooldowns(deps, ws, hosts) : [];
+    sendPage(res, 200, executionView(viewContext(deps, req, res), execution, cooldowns));
   });
 
   router.post('/:id/replay', async (req, res) => {
-    const replay = await replayExecution(deps, workspaceOf(res), req.params.id, 'replay');
+    const replay = await replayExecution(deps, workspaceOf(res), req.params.id, 'replay', actorOf(res));
     redirectDone(res, paths.execution(replay.id), 'replayed');
   });
   return router;

@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import {
-  AppError, createJob, createRule, deleteJob, deleteRule, findJob, jobFire, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
+  AppError, countTagged, createJob, listTags, createRule, deleteJob, deleteRule, findJob, jobFire, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
   pauseJob, recentOutcomes, resumeJob, runNow, serializeChannel, serializeExecutionSummary, serializeJob, serializeJobSummary, serializeRule, upcomingFires,
   updateJob, type JobRow,
 } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { queryText, redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { postedValues, type FieldErrors } from '../form-parsing.js';
 import { fieldErrors, jobBody, jobValues, newJobValues } from '../job-form.js';
@@ -42,19 +43,24 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
   const show = (row: JobRow) => serializeJob(row, deps.config);
 
   router.get('/', async (req, res) => {
-    const filter: JobsFilter = { name: queryText(req.query.name), state: queryText(req.query.state), kind: queryText(req.query.kind) };
+    const filter: JobsFilter = { name: queryText(req.query.name), state: queryText(req.query.state), kind: queryText(req.query.kind), tag: queryText(req.query.tag) };
     const offset = queryText(req.query.offset) ?? '0';
     const ws = workspaceOf(res);
     try {
       const list = await listJobs(deps, ws, { ...filter, limit: String(PAGE_SIZE), offset });
       const ids = list.data.map((j) => j.id);
-      const [outcomes, missed] = await Promise.all([recentOutcomes(deps, ws, ids, RECENT), missedCounts(deps, ids, new Date(deps.clock.now().getTime() - DAY_MS))]);
+      const [outcomes, missed, tags, tagged] = await Promise.all([
+        recentOutcomes(deps, ws, ids, RECENT),
+        missedCounts(deps, ids, new Date(deps.clock.now().getTime() - DAY_MS)),
+        listTags(deps, ws),
+        filter.tag ? countTagged(deps, ws, filter.tag) : null,
+      ]);
       const data = list.data.map((row) => serializeJobSummary(row, deps.config));
-      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data }, { outcomes, missed }, filter));
+      sendPage(res, 200, jobsView(viewContext(deps, req, res), { ...list, data }, { outcomes, missed }, filter, { tags, tagged }));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
       const empty = { data: [], total: 0, limit: PAGE_SIZE, offset: 0 };
-      sendPage(res, 400, jobsView(viewContext(deps, req, res), empty, { outcomes: new Map(), missed: new Map() }, filter, error.message));
+      sendPage(res, 400, jobsView(viewContext(deps, req, res), empty, { outcomes: new Map(), missed: new Map() }, filter, { tags: [], tagged: null }, error.message));
     }
   });
 
@@ -86,7 +92,7 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
 
   router.post('/', (req, res) =>
     postedForm(req, 'create', (status, form) => sendPage(res, status, newJobView(viewContext(deps, req, res), form)), async (body) => {
-      const { job } = await createJob(deps, workspaceOf(res), body);
+      const { job } = await createJob(deps, workspaceOf(res), body, undefined, actorOf(res));
       redirectDone(res, paths.job(job.id), 'job-created');
     }),
   );
@@ -123,21 +129,21 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
 
   router.post('/:id', (req, res) =>
     postedForm(req, 'edit', (status, form) => editPage(req, res, status, form), async (body) => {
-      await updateJob(deps, workspaceOf(res), req.params.id, body);
+      await updateJob(deps, workspaceOf(res), req.params.id, body, actorOf(res));
       redirectDone(res, paths.job(req.params.id), 'job-saved');
     }),
   );
 
   router.post('/:id/run-now', async (req, res) => {
-    const execution = await runNow(deps, workspaceOf(res), req.params.id);
+    const execution = await runNow(deps, workspaceOf(res), req.params.id, actorOf(res));
     redirectDone(res, paths.execution(execution.id), 'run-queued');
   });
   router.post('/:id/pause', async (req, res) => {
-    const job = await pauseJob(deps, workspaceOf(res), req.params.id);
+    const job = await pauseJob(deps, workspaceOf(res), req.params.id, actorOf(res));
     redirectDone(res, paths.job(job.id), 'job-paused');
   });
   router.post('/:id/resume', async (req, res) => {
-    const job = await resumeJob(deps, workspaceOf(res), req.params.id);
+    const job = await resumeJob(deps, workspaceOf(res), req.params.id, actorOf(res));
     redirectDone(res, paths.job(job.id), 'job-resumed');
   });
   router.post('/:id/delete', async (req, res) => {
@@ -147,7 +153,7 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
       const question = `Delete the job "${job.name}" with its executions and rules?`;
       return sendPage(res, 200, confirmView(viewContext(deps, req, res), question, paths.jobAction(job.id, 'delete'), 'Delete', paths.job(job.id)));
     }
-    await deleteJob(deps, ws, req.params.id);
+    await deleteJob(deps, ws, req.params.id, actorOf(res));
     redirectDone(res, paths.jobs, 'job-deleted');
   });
 

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { AppError, createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { postedValues, type FieldErrors, type FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
@@ -28,7 +29,7 @@ export function secretsRoutes(deps: ConsoleDeps): Router {
   router.post('/', async (req, res) => {
     const values = postedValues(req.body);
     try {
-      await createSecret(deps, workspaceOf(res), { name: (values.name ?? '').trim(), value: values.value ?? '' });
+      await createSecret(deps, workspaceOf(res), { name: (values.name ?? '').trim(), value: values.value ?? '' }, actorOf(res));
       redirectDone(res, paths.secrets, 'secret-created');
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -44,7 +45,7 @@ export function secretsRoutes(deps: ConsoleDeps): Router {
   router.post('/:id', async (req, res) => {
     const ws = workspaceOf(res);
     try {
-      await updateSecret(deps, ws, req.params.id, { value: typeof req.body?.value === 'string' ? req.body.value : '' });
+      await updateSecret(deps, ws, req.params.id, { value: typeof req.body?.value === 'string' ? req.body.value : '' }, actorOf(res));
       redirectDone(res, paths.secrets, 'secret-updated');
     } catch (error) {
       if (!(error instanceof AppError) || error.code === 'not_found') throw error;
@@ -58,7 +59,7 @@ export function secretsRoutes(deps: ConsoleDeps): Router {
       const secret = await findSecret(deps, ws, req.params.id);
       return sendPage(res, 200, confirmView(viewContext(deps, req, res), `Delete the secret "${secret.name}"?`, paths.secretDelete(secret.id), 'Delete', paths.secrets));
     }
-    await deleteSecret(deps, ws, req.params.id);
+    await deleteSecret(deps, ws, req.params.id, actorOf(res));
     redirectDone(res, paths.secrets, 'secret-deleted');
   });
   return router;

@@ -1,11 +1,11 @@
 import { Router } from 'express';
+import { findConsoleSession, openConsoleSession } from '@cronsvc/core';
 import type { LimitCounter } from '../../middleware/rate-limit.js';
 import { signInRateLimit } from '../console-limits.js';
 import { sendPage, type ConsoleDeps } from '../context.js';
 import { csrfMatches } from '../csrf.js';
 import { paths, safeReturnPath } from '../paths.js';
 import { readCookie, SESSION_COOKIE, setSessionCookie, signInToken, SIGN_IN_COOKIE } from '../session.js';
-import { findSession, openSession } from '../session-store.js';
 import { signInView } from '../views/sign-in.view.js';
 
 /** Sign in with a workspace API token; the token starts a session and is not kept. */
@@ -15,7 +15,7 @@ export function signInRoutes(deps: ConsoleDeps, limit: LimitCounter | undefined)
 
   router.get('/sign-in', async (req, res) => {
     const current = readCookie(req, SESSION_COOKIE);
-    if (current && (await findSession(deps.pool, current))) return res.redirect(303, paths.jobs);
+    if (current && (await findConsoleSession(deps.pool, current))) return res.redirect(303, paths.jobs);
     const next = safeReturnPath(req.query.next);
     const notice = req.query.signed_out === '1' ? 'You are signed out.' : undefined;
     sendPage(res, 200, signInView(assets, { csrf: signInToken(req, res, deps.config), next, notice }));
@@ -28,7 +28,7 @@ export function signInRoutes(deps: ConsoleDeps, limit: LimitCounter | undefined)
     if (!expected || !csrfMatches(expected, req.body?._csrf)) return again(403, 'This sign-in form has expired. Enter the token again.');
     const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
     if (token === '') return again(400, 'Enter an API token.');
-    const sessionId = await openSession(deps.pool, token);
+    const sessionId = await openConsoleSession(deps.pool, token);
     if (!sessionId) return again(400, 'That is not a valid API token.');
     setSessionCookie(res, deps.config, sessionId);
     res.redirect(303, next ?? paths.jobs);

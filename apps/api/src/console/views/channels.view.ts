@@ -3,7 +3,7 @@ import { CHANNEL_FIELDS, type ChannelField } from '../channel-form.js';
 import type { ChannelRule } from '@cronsvc/core';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
-import { csrfField, page, postButton, type ViewContext } from './layout.js';
+import { allowed, csrfField, page, postButton, type ViewContext } from './layout.js';
 import { ruleState } from './rule-state.view.js';
 
 /** The outcome of a channel's test, announced where the button is. */
@@ -46,7 +46,7 @@ export interface ChannelsPage {
 }
 
 function monitorRuleForm(ctx: ViewContext, view: ChannelsPage): Html {
-  if (view.channels.length === 0 || view.monitors.length === 0) return html``;
+  if (view.channels.length === 0 || view.monitors.length === 0 || !allowed(ctx, paths.monitorRule)) return html``;
   const options = (items: { id: string; name: string }[]) => items.map((i) => html`<option value="${i.id}">${i.name}</option>`);
   return html`<section class="card" aria-labelledby="monitor-rule-heading"><h2 id="monitor-rule-heading">Alert on a monitor</h2>
 <form class="inline-form" method="post" action="${paths.monitorRule}">
@@ -109,9 +109,9 @@ export function channelsView(ctx: ViewContext, view: ChannelsPage): Html {
 <div><h3>Rules</h3>${rules(ctx, channelRules.filter((r) => r.channelId === c.id))}</div>
 </div>
 ${editChannelForm(ctx, c)}
-<form method="post" action="${paths.channelTest(c.id)}" hx-post="${paths.channelTest(c.id)}" hx-target="#test-${c.id}" hx-select="#test-${c.id}" hx-swap="outerHTML">
+${allowed(ctx, paths.channelTest(c.id)) ? html`<form method="post" action="${paths.channelTest(c.id)}" hx-post="${paths.channelTest(c.id)}" hx-target="#test-${c.id}" hx-select="#test-${c.id}" hx-swap="outerHTML">
 ${csrfField(ctx.csrf)}<div class="actions"><button type="submit">Send test</button></div>
-</form>
+</form>` : ''}
 ${testResult(c.id, tested?.id === c.id ? tested.result : undefined)}
 </section>`,
   );

@@ -33,6 +33,7 @@ function attemptItem(ctx: ViewContext, a: Attempt): Html {
     a.errorClass ? html` · <span class="mono">${a.errorClass}</span>` : ''
   }
 <div class="muted">${when(a.startedAt, ctx.now)}</div>
+${a.budget_wait_ms > 0 ? html`<div class="muted">waited ${duration(a.budget_wait_ms)} for the host budget</div>` : ''}
 ${a.request ? requestLine(a.request) : ''}
 ${a.errorMessage ? html`<div>${a.errorMessage}</div>` : ''}
 ${a.request ? html`<details><summary>Request sent</summary>${sentRequest(a.request, false)}</details>` : html`<div class="muted">Request not recorded: ${NOT_RECORDED}.</div>`}
@@ -75,7 +76,13 @@ ${hasValue(s.output) ? html`<details><summary>Output</summary>${jsonBlock(s.outp
 </li>`;
 }
 
-function facts(ctx: ViewContext, e: Execution): Html {
+/** A host's Retry-After cool-down running now, which holds back this execution's next request to it. */
+export interface HostCooldown {
+  host: string;
+  until: Date;
+}
+
+function facts(ctx: ViewContext, e: Execution, cooldowns: HostCooldown[]): Html {
   return html`<dl class="facts">
 <dt>Status</dt><dd>${badge(e.status)}</dd>
 <dt>Job</dt><dd><a href="${paths.job(e.job_id)}">${e.job_name}</a></dd>
@@ -91,6 +98,7 @@ ${e.error_message ? html`<dt>Error</dt><dd>${e.error_message}</dd>` : ''}
 ${e.waiting_reason ? html`<dt>Waiting for</dt><dd>${e.waiting_reason}${e.waiting_expires_at ? html`, until ${when(e.waiting_expires_at, ctx.now)}` : ''}</dd>` : ''}
 ${e.replay_of_id ? html`<dt>Replay of</dt><dd><a href="${paths.execution(e.replay_of_id)}">${e.replay_of_id}</a></dd>` : ''}
 ${e.dead_lettered_at ? html`<dt>Dead-lettered</dt><dd>${when(e.dead_lettered_at, ctx.now)}</dd>` : ''}
+${cooldowns.map((c) => html`<dt>Host cool-down</dt><dd><span class="mono">${c.host}</span> asked to wait (Retry-After) until ${when(c.until, ctx.now)}</dd>`)}
 </dl>`;
 }
 
@@ -102,12 +110,12 @@ ${response.bodyPreview ? html`<pre class="preview" tabindex="0">${response.bodyP
 }
 
 /** The part of the page that refreshes itself while the execution is not finished. */
-function live(ctx: ViewContext, e: Execution): Html {
+function live(ctx: ViewContext, e: Execution, cooldowns: HostCooldown[]): Html {
   const steps = e.step_executions ?? [];
   const polling = UNFINISHED.has(e.status) ? html` hx-get="${paths.execution(e.id)}" hx-trigger="every 3s" hx-select="#execution" hx-swap="outerHTML"` : '';
   return html`<div id="execution"${polling}>
 <div class="grid">
-<section class="card" aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>${facts(ctx, e)}</section>
+<section class="card" aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>${facts(ctx, e, cooldowns)}</section>
 ${steps.length === 0 ? html`<section class="card" aria-labelledby="request-heading"><h2 id="request-heading">Request</h2>${lastRequest(e)}</section>` : ''}
 <section class="card" aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${finalResponse(e)}
 ${hasValue(e.final_output) ? html`<h3>Output</h3>${jsonBlock(e.final_output)}` : ''}</section>
@@ -123,12 +131,12 @@ ${hasValue(e.trigger_input) ? html`<section class="card" aria-labelledby="trigge
 }
 
 /** An execution: status, source, times, the request sent and the response, attempts as a timeline, steps, and Replay; secrets masked. */
-export function executionView(ctx: ViewContext, e: Execution): Html {
+export function executionView(ctx: ViewContext, e: Execution, cooldowns: HostCooldown[] = []): Html {
   return page(
     ctx,
     { title: `Execution of ${e.job_name}`, section: 'executions' },
     html`<div class="page-head"><h1>Execution of ${e.job_name}</h1><code>${e.id}</code></div>
 <div class="actions">${postButton(ctx, paths.replay(e.id), 'Replay', { className: 'primary' })}</div>
-${live(ctx, e)}`,
+${live(ctx, e, cooldowns)}`,
   );
 }

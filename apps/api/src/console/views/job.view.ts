@@ -4,10 +4,12 @@ import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
 import type { StepsEditor } from '../step-form.js';
+import { badgeSection } from './badge-copy.view.js';
 import { fireStrip } from './fire-strip.view.js';
 import { jobForm } from './job-form.view.js';
 import { ruleState } from './rule-state.view.js';
-import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { tagChips } from './jobs.view.js';
 
 export interface JobPage {
   job: Job;
@@ -84,8 +86,9 @@ function rulesSection(ctx: ViewContext, job: Job, rules: Rule[], channels: Chann
               { className: 'small' },
             )}</li>`,
         )}</ul>`;
-  const form =
-    channels.length === 0
+  const form = !allowed(ctx, paths.jobRules(job.id))
+    ? html``
+    : channels.length === 0
       ? html`<p class="muted">Add a channel through the API or the CLI to send notifications.</p>`
       : html`<form class="inline-form" method="post" action="${paths.jobRules(job.id)}">
 ${csrfField(ctx.csrf)}
@@ -114,17 +117,18 @@ export function jobView(ctx: ViewContext, view: JobPage): Html {
   return page(
     ctx,
     { title: job.name, section: 'jobs' },
-    html`<div class="page-head"><h1>${job.name}</h1>${badge(job.state)}</div>
+    html`<div class="page-head"><h1>${job.name}</h1>${badge(job.state)}${tagChips(job.tags)}</div>
 <div class="actions">
 ${postButton(ctx, paths.jobAction(job.id, 'run-now'), 'Run now', { className: 'primary' })}
 ${pauseOrResume}
-${getButton(paths.jobEdit(job.id), 'Edit')}
+${allowed(ctx, paths.job(job.id)) ? getButton(paths.jobEdit(job.id), 'Edit') : ''}
 ${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'danger', confirm: `Delete the job "${job.name}" with its executions and rules? This cannot be undone.` })}
 </div>
 <div class="grid">
 <section class="card" aria-labelledby="schedule-heading"><h2 id="schedule-heading">Schedule</h2><p><strong>${scheduleInWords(job)}</strong></p>${nextFires(ctx, job, view.fires)}</section>
 <section class="card" aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>${details(ctx, job)}</section>
 </div>
+${badgeSection(job.name, job.badge_url)}
 ${view.ledger ? html`<section class="card" aria-labelledby="ledger-heading"><h2 id="ledger-heading">Recent fires</h2>${fireStrip(view.ledger, ctx.now)}</section>` : ''}
 <section class="card" aria-labelledby="recent-heading"><h2 id="recent-heading">Recent executions</h2>${recentExecutions(ctx, job, view.executions)}</section>
 <section class="card" aria-labelledby="rules-heading"><h2 id="rules-heading">Notification rules</h2>${rulesSection(ctx, job, view.rules, view.channels)}</section>`,

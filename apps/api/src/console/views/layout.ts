@@ -11,9 +11,14 @@ export interface ViewContext {
   assets: Assets['urls'];
   /** A short confirmation of what the last action did. */
   notice?: string | null;
+  /** Whether the session's scope may POST to this console path: controls it may not use are not shown. */
+  may?: (path: string) => boolean;
 }
 
-export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'new-job';
+/** Whether a page shows the control that posts to `path` (docs/CONSOLE.md, "Scopes"). */
+export const allowed = (ctx: Pick<ViewContext, 'may'>, path: string): boolean => ctx.may?.(path) ?? true;
+
+export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'hosts' | 'tokens' | 'audit' | 'new-job';
 
 const NAV: [Section, string, string][] = [
   ['jobs', 'Jobs', paths.jobs],
@@ -22,6 +27,9 @@ const NAV: [Section, string, string][] = [
   ['monitors', 'Monitors', paths.monitors],
   ['channels', 'Channels', paths.channels],
   ['secrets', 'Secrets', paths.secrets],
+  ['hosts', 'Host limits', paths.hosts],
+  ['tokens', 'Tokens', paths.tokens],
+  ['audit', 'Audit log', paths.audit],
   ['new-job', 'New job', paths.newJob],
 ];
 
@@ -43,7 +51,7 @@ function head(assets: Assets['urls'], title: string): Html {
 
 /** A signed-in page: skip link, banner with the workspace and Sign out, navigation, main. */
 export function page(ctx: ViewContext, meta: { title: string; section?: Section }, body: Html): Html {
-  const nav = NAV.map(
+  const nav = NAV.filter(([section]) => section !== 'new-job' || allowed(ctx, paths.jobs)).map(
     ([section, label, href]) =>
       html`<li><a href="${href}"${section === 'new-job' ? html` class="new-job"` : ''}${section === meta.section ? html` aria-current="page"` : ''}>${label}</a></li>`,
   );
@@ -99,7 +107,8 @@ interface ButtonOptions {
 }
 
 /** A one-button form that POSTs to `action` with the session's CSRF token. */
-export function postButton(ctx: Pick<ViewContext, 'csrf'>, action: string, label: string, options: ButtonOptions = {}): Html {
+export function postButton(ctx: Pick<ViewContext, 'csrf' | 'may'>, action: string, label: string, options: ButtonOptions = {}): Html {
+  if (!allowed(ctx, action)) return html``;
   const hidden = Object.entries(options.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   return html`<form method="post" action="${action}"${options.confirm ? html` data-confirm="${options.confirm}"` : ''}>${csrfField(ctx.csrf)}${hidden}${
     options.confirm ? html`<input type="hidden" name="confirmed" value="">` : ''

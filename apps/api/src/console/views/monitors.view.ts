@@ -3,8 +3,9 @@ import { when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { paths } from '../paths.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
+import { badgeCopy } from './badge-copy.view.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
-import { badge, csrfField, page, postButton, type ViewContext } from './layout.js';
+import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', required: true },
@@ -27,9 +28,10 @@ function row(ctx: ViewContext, m: Monitor): Html {
 <td data-label="Name">${m.name}</td>
 <td data-label="State">${badge(m.state)}</td>
 <td data-label="Last ping">${when(m.last_ping_at, ctx.now)}</td>
-<td data-label="Expected">every ${interval(m.expected_interval_sec)}${m.grace_sec > 0 ? html` <span class="muted">+ ${interval(m.grace_sec)} grace</span>` : ''}</td>
+<td data-label="Expected">${m.schedule ? html`cron <code>${m.schedule.cron}</code> UTC` : `every ${interval(m.expected_interval_sec ?? 0)}`}${m.grace_sec > 0 ? html` <span class="muted">+ ${interval(m.grace_sec)} grace</span>` : ''}</td>
 <td data-label="Down after">${when(m.next_due_at, ctx.now)}</td>
 <td data-label="Ping URL"><div class="copy-row"><label class="visually-hidden" for="${copyId}">Ping URL of ${m.name}</label><input type="text" id="${copyId}" class="mono" value="${m.ping_url}" readonly><button type="button" class="small" data-copy="${copyId}">Copy</button></div></td>
+<td data-label="Badge">${badgeCopy(`badge-${m.id}`, m.name, m.badge_url)}</td>
 <td data-label="Actions" class="actions-cell"><div class="actions">
 ${m.state === 'paused' ? postButton(ctx, paths.monitorAction(m.id, 'resume'), 'Resume', { className: 'small' }) : postButton(ctx, paths.monitorAction(m.id, 'pause'), 'Pause', { className: 'small' })}
 ${postButton(ctx, paths.monitorAction(m.id, 'delete'), 'Delete', { className: 'small danger', confirm: `Delete the monitor "${m.name}"?` })}
@@ -43,18 +45,18 @@ export function monitorsView(ctx: ViewContext, monitors: Monitor[], form: { valu
     monitors.length === 0
       ? html`<p class="empty">No monitors yet. A monitor expects a ping (GET or POST to its URL) at least every interval and goes down when one is late.</p>`
       : html`<table class="list"><caption class="visually-hidden">Monitors</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Last ping</th><th scope="col">Expected</th><th scope="col">Down after</th><th scope="col">Ping URL</th><th scope="col">Actions</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Last ping</th><th scope="col">Expected</th><th scope="col">Down after</th><th scope="col">Ping URL</th><th scope="col">Badge</th><th scope="col">Actions</th></tr></thead>
 <tbody>${monitors.map((m) => row(ctx, m))}</tbody></table>`;
   return page(
     ctx,
     { title: 'Monitors', section: 'monitors' },
     html`<h1>Monitors</h1>
 ${table}
-<section class="card" aria-labelledby="new-monitor-heading"><h2 id="new-monitor-heading">New monitor</h2>
+${allowed(ctx, paths.monitors) ? html`<section class="card" aria-labelledby="new-monitor-heading"><h2 id="new-monitor-heading">New monitor</h2>
 ${errorSummary('The monitor was not created.', form.errors, LABELS, (name) => fieldId({ name, idPrefix: 'm' }))}
 <form method="post" action="${paths.monitors}" novalidate>${csrfField(ctx.csrf)}
 <div class="grid">${FIELDS.map((f) => field({ ...f, idPrefix: 'm' }, form.values[f.name], form.errors[f.name]))}</div>
 <div class="actions"><button type="submit" class="primary">Create monitor</button></div>
-</form></section>`,
+</form></section>` : ''}`,
   );
 }

@@ -14,13 +14,21 @@ export function problemView(ctx: ViewContext | null, assets: Assets['urls'], tit
 }
 
 /** Asked when a destructive form arrives without its confirmation (a browser without script). */
-export function confirmView(ctx: ViewContext, question: string, action: string, label: string, back: string, fields: Record<string, string> = {}): Html {
+export function confirmView(
+  ctx: ViewContext,
+  question: string,
+  action: string,
+  label: string,
+  back: string,
+  fields: Record<string, string> = {},
+  note = 'This cannot be undone.',
+): Html {
   return page(
     ctx,
     { title: question },
     html`<div class="card">
 <h1>${question}</h1>
-<p>This cannot be undone.</p>
+<p>${note}</p>
 <div class="actions">${postButton(ctx, action, label, { className: 'danger', fields: { ...fields, confirmed: 'yes' } })}<a class="button" href="${back}">Cancel</a></div>
 </div>`,
   );

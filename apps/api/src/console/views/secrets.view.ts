@@ -4,7 +4,7 @@ import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
 import { errorSummary, field, fieldId, type FieldSpec } from './fields.js';
-import { csrfField, page, postButton, type ViewContext } from './layout.js';
+import { allowed, csrfField, page, postButton, type ViewContext } from './layout.js';
 
 const NAME: FieldSpec = { name: 'name', label: 'Name', required: true, hint: 'Letters, digits and _, not starting with a digit; used as {{secret.NAME}}.' };
 const VALUE: FieldSpec = { name: 'value', label: 'Value', type: 'password', required: true, hint: 'Stored encrypted; never shown again.' };
@@ -25,7 +25,7 @@ export function secretsView(ctx: ViewContext, secrets: Secret[], form: { values:
 <td data-label="Name"><code>${s.name}</code></td>
 <td data-label="Created">${when(s.created_at, ctx.now)}</td>
 <td data-label="Updated">${when(s.updated_at, ctx.now)}</td>
-<td data-label="Actions" class="actions-cell"><div class="actions"><form method="get" action="${paths.secret(s.id)}"><button type="submit" class="small">Set value</button></form>${deleteButton(ctx, s, true)}</div></td>
+<td data-label="Actions" class="actions-cell"><div class="actions">${allowed(ctx, paths.secret(s.id)) ? html`<form method="get" action="${paths.secret(s.id)}"><button type="submit" class="small">Set value</button></form>` : ''}${deleteButton(ctx, s, true)}</div></td>
 </tr>`,
         )}</tbody></table>`;
   return page(
@@ -34,12 +34,12 @@ export function secretsView(ctx: ViewContext, secrets: Secret[], form: { values:
     html`<h1>Secrets</h1>
 <p class="muted">Values are never shown. Jobs and channels use them as <code>{{secret.NAME}}</code>; they are put in only when a request is sent, and masked in what is recorded.</p>
 ${table}
-<section class="card" aria-labelledby="new-secret-heading"><h2 id="new-secret-heading">New secret</h2>
+${allowed(ctx, paths.secrets) ? html`<section class="card" aria-labelledby="new-secret-heading"><h2 id="new-secret-heading">New secret</h2>
 ${errorSummary('The secret was not created.', form.errors, { name: 'Name', value: 'Value' }, (name) => fieldId({ name, idPrefix: 's' }))}
 <form method="post" action="${paths.secrets}" novalidate>${csrfField(ctx.csrf)}
 <div class="grid">${field({ ...NAME, idPrefix: 's' }, form.values.name, form.errors.name)}${field({ ...VALUE, idPrefix: 's' }, '', form.errors.value)}</div>
 <div class="actions"><button type="submit" class="primary">Create secret</button></div>
-</form></section>`,
+</form></section>` : ''}`,
   );
 }
 
@@ -51,10 +51,10 @@ export function secretView(ctx: ViewContext, secret: Secret, errors: FieldErrors
     html`<h1>Secret <code>${secret.name}</code></h1>
 <p class="muted">Created ${when(secret.created_at, ctx.now)}; value last set ${when(secret.updated_at, ctx.now)}.</p>
 ${errorSummary('The value was not changed.', errors, { value: 'New value' }, (name) => fieldId({ name, idPrefix: 's' }))}
-<form class="card" method="post" action="${paths.secret(secret.id)}" novalidate>${csrfField(ctx.csrf)}
+${allowed(ctx, paths.secret(secret.id)) ? html`<form class="card" method="post" action="${paths.secret(secret.id)}" novalidate>${csrfField(ctx.csrf)}
 ${field({ ...NEW_VALUE, idPrefix: 's' }, '', errors.value)}
 <div class="actions"><button type="submit" class="primary">Set value</button></div>
-</form>
+</form>` : ''}
 <div class="actions">${deleteButton(ctx, secret, false)}<a href="${paths.secrets}">Back to the secret list</a></div>`,
   );
 }
