@@ -45,7 +45,7 @@ export {
   type ChannelRule, createChannel, createMailer, createRule, decryptCredentials, deleteChannel, deleteRule, findChannel, listChannelRules,
   listChannels, listRules, type Mailer, relayEvents, type RuleOwner, SEND_TIMEOUT_MS, serializeChannel, serializeRule, testChannel,
   updateChannel,
-  getRuleById, pruneSnoozeTokens, snoozeByLink, snoozeLinkView, snoozeRule, snoozeTokenKnown, unsnoozeRule
+  getRuleById, pruneSnoozeTokens, snoozeByLink, snoozeLinkView, snoozeRule, snoozeRuleUntilUnsnoozed, snoozeTokenKnown, UNTIL_UNSNOOZED, unsnoozeRule
 } from './notifications/index.js';
 export {
   catalog, createQueuePool, createQueues, createWorker, deliveryJobId, type DeliveryPayload, executionJobId, type ExecutionPayload,

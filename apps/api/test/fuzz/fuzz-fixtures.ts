@@ -2,7 +2,7 @@ import {
   createApiToken, createHttpClient, createJob, createSecret, executionRow, getExecution, hashToken, parkExecution, runAttempt, runNow, serializeExecution, serializeJob,
   type Runtime,
 } from '@cronsvc/core';
-import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, aTriggerJob, aWorkflow, httpStep, pingTokenOf, waitStep } from '@cronsvc/core/testing';
+import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, aSnoozeLink, aTriggerJob, aWorkflow, httpStep, pingTokenOf, waitStep } from '@cronsvc/core/testing';
 
 /**
  * The real objects a fuzzed request can name: those of the workspace whose token it carries, and
@@ -13,7 +13,7 @@ import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, a
  */
 export type Resource =
   | 'job' | 'execution' | 'secret' | 'channel' | 'delivery' | 'monitor' | 'rule' | 'workspace' | 'api_token'
-  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'host_limit' | 'tag';
+  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'snooze_token' | 'host_limit' | 'tag';
 
 export type Owner = 'own' | 'other';
 
@@ -175,6 +175,13 @@ export class FuzzFixtures {
       async () => pingTokenOf(rt, await rt.db.monitor.findUniqueOrThrow({ where: { id: this.current(owner, 'monitor') } })),
       async (token) => this.sql('SELECT 1 FROM monitors WHERE ping_token_hash = $1', [hashToken(token)]),
       ['monitor'],
+    );
+    this.slot(
+      owner,
+      'snooze_token',
+      async () => aSnoozeLink(rt, (await aRule(rt, ws, { kind: 'monitor', id: this.current(owner, 'monitor') }, this.current(owner, 'channel'), 'on_recovery')).id),
+      async (token) => this.sql('SELECT 1 FROM rule_snooze_tokens WHERE token_hash = $1', [hashToken(token)]),
+      ['monitor', 'channel'],
     );
     // One trigger without a secret (its body is read and stored) and one with (a call without it is a 401).
     for (const extra of [{}, { webhook_secret: 'fuzz-webhook-secret' }]) {

@@ -47,6 +47,7 @@ const RESOURCE_AFTER: Record<string, Resource> = {
   resume: 'resume_token',
   approvals: 'approval_token',
   ping: 'ping_token',
+  snooze: 'snooze_token',
   tags: 'tag',
 };
 

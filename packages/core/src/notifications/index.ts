@@ -8,4 +8,4 @@ export { createRule, deleteRule, listRules, type RuleOwner, serializeRule } from
 export { createChannel, updateChannel } from './save-channel.js';
 export { SEND_TIMEOUT_MS } from './send-message.js';
 export { testChannel } from './test-channel.js';
-export { getRuleById, pruneSnoozeTokens, snoozeByLink, snoozeLinkView, snoozeRule, snoozeTokenKnown, unsnoozeRule } from './snooze.js';
+export { getRuleById, pruneSnoozeTokens, snoozeByLink, snoozeLinkView, snoozeRule, snoozeRuleUntilUnsnoozed, snoozeTokenKnown, UNTIL_UNSNOOZED, unsnoozeRule } from './snooze.js';

@@ -44,6 +44,14 @@ export async function snoozeRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: 
   return setSnooze(deps, { id: ruleId, workspaceId }, new Date(deps.clock.now().getTime() + minutes * 60_000));
 }
 
+/** Where a snooze "until unsnoozed" (the console's) ends: never, in practice. */
+export const UNTIL_UNSNOOZED = new Date('9999-12-31T00:00:00.000Z');
+
+/** The console's "until unsnoozed": a snooze that only Unsnooze ends. */
+export async function snoozeRuleUntilUnsnoozed(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string): Promise<NotificationRule> {
+  return setSnooze(deps, { id: ruleId, workspaceId }, UNTIL_UNSNOOZED);
+}
+
 export async function unsnoozeRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string): Promise<NotificationRule> {
   return setSnooze(deps, { id: ruleId, workspaceId }, null);
 }

@@ -26,6 +26,18 @@ function formErrors(error: AppError, kind: string, jsonOnly: boolean): FieldErro
 }
 
 /** Jobs, New job and a job's page, with the job's actions and notification rules. */
+/** An on_failure rule's options from the form: numbers as numbers, an empty reminder as null (once per streak); none for other events. */
+function ruleOptionsOf(form: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (form?.event !== 'on_failure') return {};
+  const number = (v: unknown) => (typeof v === 'string' && /^\d{1,6}$/.test(v.trim()) ? Number(v.trim()) : v);
+  const after = form.after_consecutive_failures;
+  const realert = form.realert_after_minutes;
+  return {
+    ...(after === undefined || after === '' ? {} : { after_consecutive_failures: number(after) }),
+    ...(realert === undefined ? {} : { realert_after_minutes: typeof realert === 'string' && realert.trim() === '' ? null : number(realert) }),
+  };
+}
+
 export function jobsRoutes(deps: ConsoleDeps): Router {
   const router = Router();
   const show = (row: JobRow) => serializeJob(row, deps.config);
@@ -146,7 +158,8 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/:id/rules', async (req, res) => {
-    await createRule(deps, workspaceOf(res), { kind: 'job', id: req.params.id }, { channel_id: req.body?.channel_id, event: req.body?.event });
+    const body = { channel_id: req.body?.channel_id, event: req.body?.event, ...ruleOptionsOf(req.body) };
+    await createRule(deps, workspaceOf(res), { kind: 'job', id: req.params.id }, body);
     redirectDone(res, paths.job(req.params.id), 'rule-added');
   });
   router.post('/:id/rules/:ruleId/delete', async (req, res) => {

@@ -7,6 +7,7 @@ import type { StepsEditor } from '../step-form.js';
 import { badgeSection } from './badge-copy.view.js';
 import { fireStrip } from './fire-strip.view.js';
 import { jobForm } from './job-form.view.js';
+import { ruleState } from './rule-state.view.js';
 import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
 import { tagChips } from './jobs.view.js';
 
@@ -78,7 +79,7 @@ function rulesSection(ctx: ViewContext, job: Job, rules: Rule[], channels: Chann
       ? html`<p class="muted">No rules: this job sends no notifications.</p>`
       : html`<ul class="plain">${rules.map(
           (r) =>
-            html`<li class="actions"><span><strong>${r.event}</strong> to ${channelName.get(r.channel_id) ?? r.channel_id}</span>${postButton(
+            html`<li class="actions"><span><strong>${r.event}</strong> to ${channelName.get(r.channel_id) ?? r.channel_id}</span>${ruleState(ctx, r, paths.job(job.id))}${postButton(
               ctx,
               paths.ruleDelete({ kind: 'job', id: job.id }, r.id),
               'Remove',
@@ -93,7 +94,10 @@ function rulesSection(ctx: ViewContext, job: Job, rules: Rule[], channels: Chann
 ${csrfField(ctx.csrf)}
 <div class="field"><label for="rule-channel">Channel</label><select id="rule-channel" name="channel_id">${channels.map((c) => html`<option value="${c.id}">${c.name} (${c.type})</option>`)}</select></div>
 <div class="field"><label for="rule-event">Event</label><select id="rule-event" name="event">${JOB_RULE_EVENTS.map((e) => html`<option value="${e}">${e}</option>`)}</select></div>
+<div class="field"><label for="rule-after">After consecutive failures</label><input id="rule-after" name="after_consecutive_failures" type="number" min="1" max="100" value="1" aria-describedby="rule-options-hint"></div>
+<div class="field"><label for="rule-realert">Remind every (minutes)</label><input id="rule-realert" name="realert_after_minutes" type="number" min="0" max="10080" value="0" aria-describedby="rule-options-hint"></div>
 <button type="submit">Add rule</button>
+<p class="muted" id="rule-options-hint">For on_failure: the first message comes with the Nth failure in a row; while it stays broken, again after this many minutes (0: every failure; empty: once per outage). Add an on_recovery rule to hear when it is over.</p>
 </form>`;
   return html`${list}${form}`;
 }
