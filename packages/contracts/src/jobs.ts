@@ -302,7 +302,7 @@ export interface ApplyResult {
 }
 
 /** The fields of a job as shown that the service sets: an export leaves them out, and an apply ignores them. */
-export type ServerSetJobField = 'id' | 'next_run_at' | 'created_at' | 'updated_at' | 'webhook_token' | 'trigger_url' | 'webhook_secret_configured' | 'idempotency_key';
+export type ServerSetJobField = 'id' | 'next_run_at' | 'created_at' | 'updated_at' | 'webhook_token' | 'trigger_url' | 'webhook_secret_configured' | 'idempotency_key' | 'badge_url';
 
 /** One job of an export: the job as stored, every default written out, without the fields the service sets. */
 export interface ExportedJob extends Omit<Job, ServerSetJobField | 'key'> {

@@ -1484,14 +1484,9 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
         "items": {
           "type": "string"
         }
-      },
-      "badge_url": {
-        "description": "The public, unguessable URL of the job's status badge (SVG; `.json` for shields.io).",
-        "type": "string"
       }
     },
     "required": [
-      "badge_url",
       "key",
       "kind",
       "max_concurrent_executions",

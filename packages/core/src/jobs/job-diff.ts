@@ -13,7 +13,7 @@ import { defaultMaxConcurrency } from './job-plan.js';
 
 /** Fields of a job as shown that the service sets: an apply document may carry them, and they are ignored. */
 export const SERVER_SET_FIELDS: readonly string[] = [
-  'id', 'next_run_at', 'created_at', 'updated_at', 'webhook_token', 'trigger_url', 'webhook_secret_configured', 'idempotency_key',
+  'id', 'next_run_at', 'created_at', 'updated_at', 'webhook_token', 'trigger_url', 'webhook_secret_configured', 'idempotency_key', 'badge_url',
 ];
 
 /** The fields compared; `key` matches jobs and never changes, the write-only `webhook_secret` is compared by the apply itself. */
