@@ -1,5 +1,5 @@
 import {
-  createApiToken, createHttpClient, createJob, createSecret, executionRow, getExecution, hashToken, parkExecution, runAttempt, runNow, serializeExecution, serializeJob,
+  createApiToken, createHttpClient, createJob, createSecret, createStatusPage, executionRow, getExecution, hashToken, parkExecution, runAttempt, runNow, serializeExecution, serializeJob,
   type Runtime,
 } from '@cronsvc/core';
 import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, aSnoozeLink, aTriggerJob, aWorkflow, httpStep, pingTokenOf, waitStep } from '@cronsvc/core/testing';
@@ -13,7 +13,7 @@ import { aChannel, aDelivery, aHostLimit, aJob, aMonitor, approvalStep, aRule, a
  */
 export type Resource =
   | 'job' | 'execution' | 'secret' | 'channel' | 'delivery' | 'monitor' | 'rule' | 'workspace' | 'api_token'
-  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'snooze_token' | 'host_limit' | 'tag';
+  | 'trigger_token' | 'resume_token' | 'approval_token' | 'ping_token' | 'snooze_token' | 'host_limit' | 'tag' | 'status_page' | 'badge_token' | 'status_token';
 
 export type Owner = 'own' | 'other';
 
@@ -144,7 +144,30 @@ export class FuzzFixtures {
       (id) => this.sql(`SELECT 1 FROM executions WHERE id = $1 AND dead_lettered_at IS NOT NULL`, [id]),
       ['job'],
     );
+    this.slot(
+      owner,
+      'status_page',
+      async () => (await createStatusPage(rt, ws, { name: 'fuzz page', job_ids: [this.current(owner, 'job')], monitor_ids: [this.current(owner, 'monitor')] })).id,
+      this.exists('status_pages'),
+      ['job', 'monitor'],
+    );
     if (owner === 'other') return;
+
+    // A badge's file name and a status page's token, the own workspace's only, as the other public tokens.
+    this.slot(
+      owner,
+      'badge_token',
+      async () => `${(await rt.db.job.findUniqueOrThrow({ where: { id: this.current(owner, 'job') } })).badgeToken}.svg`,
+      async (file) => this.sql('SELECT 1 FROM jobs WHERE badge_token = $1', [file.replace(/\.svg$/, '')]),
+      ['job'],
+    );
+    this.slot(
+      owner,
+      'status_token',
+      async () => (await rt.db.statusPage.findUniqueOrThrow({ where: { id: this.current(owner, 'status_page') } })).token,
+      async (token) => this.sql('SELECT 1 FROM status_pages WHERE token = $1', [token]),
+      ['status_page'],
+    );
 
     // A host name is not a workspace's to hide either (a PUT of another's sets one's own): the own workspace's only.
     this.slot(

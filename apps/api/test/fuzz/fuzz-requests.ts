@@ -49,6 +49,9 @@ const RESOURCE_AFTER: Record<string, Resource> = {
   ping: 'ping_token',
   snooze: 'snooze_token',
   tags: 'tag',
+  'status-pages': 'status_page',
+  badges: 'badge_token',
+  status: 'status_token',
 };
 
 /** A path parameter: a real id (this workspace's or another's), a real id made wrong, or hostile text. */
