@@ -29,7 +29,7 @@ describe('show, and unknown commands', () => {
     }
     const every = (command: Command): Command[] => [command, ...command.commands.flatMap(every)];
     const gets = every(createProgram()).filter((c) => c.name() === 'get');
-    expect(gets.map((c) => c.parent!.name()).sort()).toEqual(['channels', 'executions', 'jobs', 'monitors', 'signing-key']);
+    expect(gets.map((c) => c.parent!.name()).sort()).toEqual(['channels', 'executions', 'hosts', 'jobs', 'monitors', 'rules', 'signing-key']);
     expect(gets.every((c) => c.aliases().includes('show'))).toBe(true);
     const help = await api.cli(['executions', '--help']);
     expect(help.stdout).toMatch(/\n {2}get\|show \[options\] <id> /);
