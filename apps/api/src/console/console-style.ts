@@ -144,6 +144,9 @@ p.label { font-weight: 600; margin: .5rem 0 0; }
 .inline-form .field { margin: 0; flex: 1 1 12rem; }
 .copy-row { display: flex; gap: .5rem; align-items: center; }
 .copy-row input { flex: 1 1 auto; min-width: 0; }
+fieldset.checks { margin-top: .75rem; }
+.check { display: flex; gap: .5rem; align-items: center; margin: .35rem 0; }
+.check input { width: 1.1rem; height: 1.1rem; flex: none; }
 .pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
 .test-result { margin-top: .35rem; }
 .center-card { max-width: 26rem; margin: 3rem auto; }
