@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { pruneAuditEvents } from '@cronsvc/core';
-import { ADMIN_TOKEN, aKeyedJob, aOneTimeExecution, aRecurringJob, aToken } from '@cronsvc/core/testing';
+import { ADMIN_TOKEN, aChannelBody, aDelivery, aKeyedJob, aMonitorBody, aOneTimeExecution, aRecurringJob, aSnoozeLink, aToken } from '@cronsvc/core/testing';
 import { useApiApp } from './api-app.js';
 import { csrfOf } from './console-fixture.js';
 
@@ -9,6 +9,8 @@ import { csrfOf } from './console-fixture.js';
 const api = useApiApp();
 const SECRET_VALUE = 'audit-secret-value-81f3';
 const SECRET_VALUE_2 = 'audit-secret-value-2-c4d9';
+const HOOK_URL = 'https://hooks.example.com/audit-hook-5b7e';
+const CONTEXT_VALUE = 'audit-context-value-93aa';
 
 interface Event {
   id: string;
@@ -130,6 +132,79 @@ it('records what an apply creates, changes and prunes, and each job a tag pauses
   expect(events.filter((e) => e.action !== 'job.paused' && e.action !== 'job.resumed').every((e) => e.request_id === 'req-apply')).toBe(true);
 });
 
+it('records monitors, channels, rules, snoozes, status pages, host limits, a DLQ purge, job context, a delivery retry and badge rotations', async () => {
+  const ws = await api.ctx.workspace('audited objects');
+  const call = (method: 'post' | 'patch' | 'put' | 'delete', path: string, body?: object) => request(api.app)[method](path).set(ws.auth).send(body);
+  const monitor = (await call('post', '/v1/monitors', aMonitorBody({ name: 'nightly backup' }))).body;
+  expect((await call('patch', `/v1/monitors/${monitor.id}`, { name: 'renamed', grace_sec: 30 })).status).toBe(200);
+  expect((await call('post', `/v1/monitors/${monitor.id}/pause`)).status).toBe(200);
+  expect((await call('post', `/v1/monitors/${monitor.id}/resume`)).status).toBe(200);
+  expect((await call('post', `/v1/monitors/${monitor.id}/badge/rotate`)).status).toBe(200);
+  const channel = (await call('post', '/v1/notification-channels', aChannelBody('webhook', { url: HOOK_URL }))).body;
+  expect((await call('patch', `/v1/notification-channels/${channel.id}`, { name: 'ops hook' })).status).toBe(200);
+  const monitorRule = (await call('post', `/v1/monitors/${monitor.id}/notification-rules`, { channel_id: channel.id, event: 'on_down' })).body;
+  expect((await call('post', `/v1/notification-rules/${monitorRule.id}/snooze`, { minutes: 30 })).status).toBe(200);
+  expect((await call('post', `/v1/notification-rules/${monitorRule.id}/unsnooze`)).status).toBe(200);
+  expect((await call('delete', `/v1/monitors/${monitor.id}/notification-rules/${monitorRule.id}`)).status).toBe(204);
+  const job = (await call('post', '/v1/jobs', aRecurringJob({ name: 'context job' }))).body;
+  const jobRule = (await call('post', `/v1/jobs/${job.id}/notification-rules`, { channel_id: channel.id, event: 'on_failure' })).body;
+  expect((await call('patch', `/v1/jobs/${job.id}/context`, { cursor: CONTEXT_VALUE })).status).toBe(200);
+  expect((await call('post', `/v1/jobs/${job.id}/badge/rotate`)).status).toBe(200);
+  const page = (await call('post', '/v1/status-pages', { name: 'public', job_ids: [job.id] })).body;
+  expect((await call('patch', `/v1/status-pages/${page.id}`, { name: 'status' })).status).toBe(200);
+  expect((await call('delete', `/v1/status-pages/${page.id}`)).status).toBe(204);
+  expect((await call('put', '/v1/host-limits/api.example.com', { max_concurrency: 2 })).status).toBe(201);
+  expect((await call('delete', '/v1/host-limits/api.example.com')).status).toBe(204);
+  const delivery = await aDelivery(api.ctx.runtime, ws.id);
+  expect((await call('post', `/v1/notification-deliveries/${delivery.id}/retry`)).status).toBe(202);
+  const { executionId } = await aOneTimeExecution(api.ctx.runtime, ws.id);
+  await api.ctx.runtime.db.execution.update({ where: { id: executionId }, data: { deadLetteredAt: new Date() } });
+  expect((await call('post', '/v1/dlq/purge', {})).body.purged).toBe(1);
+  // A purge that clears nothing writes no event.
+  expect((await call('post', '/v1/dlq/purge', {})).body.purged).toBe(0);
+  // Whoever holds a snooze link is a public caller.
+  const link = await aSnoozeLink(api.ctx.runtime, jobRule.id);
+  expect((await request(api.app).post(`/v1/snooze/${link}`).set({ 'X-Request-Id': 'req-snooze-link' })).status).toBe(200);
+  expect((await call('delete', `/v1/jobs/${job.id}/notification-rules/${jobRule.id}`)).status).toBe(204);
+  expect((await call('delete', `/v1/notification-channels/${channel.id}`)).status).toBe(204);
+  expect((await call('delete', `/v1/monitors/${monitor.id}`)).status).toBe(204);
+
+  const events = (await request(api.app).get('/v1/audit-events?limit=100').set(ws.auth)).body.data as Event[];
+  expect(events.map((e) => e.action).sort()).toEqual([
+    'delivery.retried', 'dlq.purged', 'job.badge_rotated', 'job.context_updated', 'job.created', 'host_limit.deleted', 'host_limit.set',
+    'monitor.badge_rotated', 'monitor.created', 'monitor.deleted', 'monitor.paused', 'monitor.resumed', 'monitor.updated',
+    'notification_channel.created', 'notification_channel.deleted', 'notification_channel.updated',
+    'notification_rule.created', 'notification_rule.created', 'notification_rule.deleted', 'notification_rule.deleted',
+    'notification_rule.snoozed', 'notification_rule.snoozed', 'notification_rule.unsnoozed',
+    'status_page.created', 'status_page.deleted', 'status_page.updated',
+  ].sort());
+  const one = (action: string, targetId?: string) => events.find((e) => e.action === action && (targetId === undefined || e.target_id === targetId));
+  expect(one('monitor.updated')).toMatchObject({ target_type: 'monitor', target_id: monitor.id, changed_fields: ['grace_sec', 'name'] });
+  expect(one('notification_channel.created')).toMatchObject({ target_id: channel.id, changed_fields: ['config', 'name', 'type'] });
+  expect(one('notification_rule.created', jobRule.id)).toMatchObject({ target_type: 'notification_rule', changed_fields: ['channel_id', 'event'] });
+  expect(one('job.context_updated')).toMatchObject({ target_id: job.id, changed_fields: ['cursor'] });
+  expect(one('host_limit.set')).toMatchObject({ target_type: 'host_limit', target_id: 'api.example.com', changed_fields: ['max_concurrency'] });
+  expect(one('delivery.retried')).toMatchObject({ target_type: 'delivery', target_id: delivery.id });
+  expect(one('dlq.purged')).toMatchObject({ target_type: 'workspace', target_id: ws.id });
+  expect(one('notification_rule.snoozed', jobRule.id)).toMatchObject({ actor: { type: 'public', token_id: null, name: null }, request_id: 'req-snooze-link', changed_fields: ['snoozed_until'] });
+  expect(events.filter((e) => e.actor.type !== 'public').every((e) => e.actor.type === 'token')).toBe(true);
+});
+
+it('records a console change and a workspace the admin API creates', async () => {
+  const created = await request(api.app).post('/admin/v1/workspaces').set({ Authorization: `Bearer ${ADMIN_TOKEN}` }).send({ name: 'made by admin' });
+  expect(created.status).toBe(201);
+  const agent = request.agent(api.app);
+  const form = await agent.get('/console/sign-in');
+  expect((await agent.post('/console/sign-in').type('form').send({ _csrf: csrfOf(form.text), token: created.body.api_token })).status).toBe(303);
+  const csrf = csrfOf((await agent.get('/console/hosts')).text);
+  expect((await agent.post('/console/hosts').type('form').send({ _csrf: csrf, host: 'billing.example.com', max_concurrency: '3' })).status).toBe(303);
+  const events = (await request(api.app).get('/v1/audit-events').set({ Authorization: `Bearer ${created.body.api_token}` })).body.data as Event[];
+  expect(events.map((e) => [e.action, e.actor.type, e.target_id])).toEqual([
+    ['host_limit.set', 'console', 'billing.example.com'],
+    ...[['token.created', 'admin', expect.stringMatching(/^tok_/)], ['workspace.created', 'admin', created.body.id]].sort(),
+  ]);
+});
+
 it('never stores a secret value or a token in any event', async () => {
   const { rows } = await api.ctx.runtime.pool.query<{ event: string }>('SELECT row_to_json(a)::text AS event FROM audit_events a');
   expect(rows.length).toBeGreaterThan(10);
@@ -139,6 +214,8 @@ it('never stores a secret value or a token in any event', async () => {
     expect(event).not.toContain(SECRET_VALUE_2);
     expect(event).not.toMatch(/csk_[A-Za-z0-9_-]{20,}/);
     expect(event).not.toContain('whsec_');
+    expect(event).not.toContain(HOOK_URL);
+    expect(event).not.toContain(CONTEXT_VALUE);
     for (const { prefix } of tokens.rows) expect(event).not.toContain(prefix);
   }
 });

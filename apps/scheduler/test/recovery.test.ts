@@ -69,7 +69,8 @@ it('runs once each one_time job the API answered 201 for, though the API is kill
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const api = ctx.spawnApp('api', { PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 30_000, what: () => `the API (output: ${api.output()})` });
+  // Loading the API from source takes seconds, and far longer on a busy machine.
+  await waitFor(async () => (await fetch(`${base}/healthz`)).ok, { timeoutMs: 90_000, what: () => `the API (output: ${api.output()})` });
   const { token } = await ctx.workspace('api-created');
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const answers = await Promise.all(
@@ -81,7 +82,7 @@ it('runs once each one_time job the API answered 201 for, though the API is kill
   const jobIds = await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id));
   await api.kill('SIGKILL');
   await expectRebuiltAndRunOnce(jobIds);
-});
+}, 150_000);
 
 it('recovers from a flush of the queue store while the workers keep running', async () => {
   const scheduler = ctx.spawnApp('scheduler');

@@ -1,6 +1,6 @@
 import { createJob } from '../src/jobs/create-job.js';
 import { insertJob, JOB_COLUMNS } from '../src/jobs/insert-job.js';
-import { newId } from '../src/ids/ids.js';
+import { newBadgeToken, newId } from '../src/ids/ids.js';
 import { countingPool } from './counting-pool.js';
 import type { Deps } from '../src/deps/deps.js';
 import { aCronJob, aOneTimeJob, aRecurringJob, useWorkspace } from './factories.js';
@@ -116,7 +116,7 @@ it('stores the first of two jobs with one Idempotency-Key in the same batch, and
   const { deps, statements } = countingDeps();
   const { job: template } = await createJob(ctx.runtime, a, aRecurringJob({ name: 'template' }));
   const now = new Date();
-  const row = (name: string) => ({ ...template, id: newId('job'), name, idempotencyKey: 'same-batch-key', createdAt: now, updatedAt: now });
+  const row = (name: string) => ({ ...template, id: newId('job'), badgeToken: newBadgeToken(), name, idempotencyKey: 'same-batch-key', createdAt: now, updatedAt: now });
   const [first, second] = await Promise.all([insertJob(deps.pool, row('first')), insertJob(deps.pool, row('second'))]);
   expect(statements.get('insert-jobs')).toBe(1);
   expect(first).toMatchObject({ name: 'first', idempotencyKey: 'same-batch-key' });

@@ -354,7 +354,7 @@ export const applyResult: ApplyResult = {
   unchanged: ['billing.invoices'],
 };
 
-const { id: _id, next_run_at: _next, created_at: _created, updated_at: _updated, idempotency_key: _idempotency, key: _key, ...stored } = job;
+const { id: _id, next_run_at: _next, created_at: _created, updated_at: _updated, idempotency_key: _idempotency, key: _key, badge_url: _badge, ...stored } = job;
 export const applyDocument: ApplyDocument = { jobs: [{ ...stored, key: 'reports.nightly' }] };
 
 export const tagList: TagList = { data: [{ tag: 'billing', jobs: 12 }, { tag: 'reports', jobs: 3 }] };

@@ -7,7 +7,7 @@ export function adminRouter(deps: ApiDeps): Router {
   const router = Router();
   router.use(requireAdminToken(deps.config.adminToken));
   router.post('/workspaces', async (req, res) => {
-    res.status(201).json(await createWorkspace(deps.db, deps.config.secretsEncryptionKey, req.body));
+    res.status(201).json(await createWorkspace(deps.db, deps.config.secretsEncryptionKey, req.body, (workspaceId) => adminOn(res, workspaceId)));
   });
   router.post('/workspaces/:id/tokens', async (req, res) => {
     res.status(201).json(await createApiToken(deps, req.params.id, req.body, adminOn(res, req.params.id)));

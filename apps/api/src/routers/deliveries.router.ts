@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { listDeliveries, retryDelivery, serializeDelivery } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
+import { actorOf } from '../middleware/auth.js';
 
 export function deliveriesRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -10,7 +11,7 @@ export function deliveriesRouter(deps: ApiDeps): Router {
     res.json({ ...page, data: page.data.map(serializeDelivery) });
   });
   router.post('/:id/retry', async (req, res) => {
-    res.status(202).json(serializeDelivery(await retryDelivery(deps, ws(res), req.params.id)));
+    res.status(202).json(serializeDelivery(await retryDelivery(deps, ws(res), req.params.id, actorOf(res))));
   });
   return router;
 }

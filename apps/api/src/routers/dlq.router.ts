@@ -19,7 +19,7 @@ export function dlqRouter(deps: ApiDeps): Router {
     res.json(await replayBatch(deps, ws(res), req.body, actorOf(res)));
   });
   router.post('/purge', async (req, res) => {
-    res.json({ purged: await purgeDlq(deps, ws(res), req.body) } satisfies PurgeResult);
+    res.json({ purged: await purgeDlq(deps, ws(res), req.body, actorOf(res)) } satisfies PurgeResult);
   });
   router.post('/:id/replay', async (req, res) => {
     res.status(202).json(serializeExecution(await replayExecution(deps, ws(res), req.params.id, 'dlq_replay', actorOf(res))));

@@ -63,7 +63,7 @@ export function jobsRouter(deps: ApiDeps): Router {
     res.json(await getJobContext(deps, ws(res), req.params.id));
   });
   router.patch('/:id/context', async (req, res) => {
-    res.json(await patchJobContext(deps, ws(res), req.params.id, req.body));
+    res.json(await patchJobContext(deps, ws(res), req.params.id, req.body, actorOf(res)));
   });
   router.get('/:id/executions', async (req, res) => {
     const job = await findJob(deps.db, ws(res), req.params.id);
@@ -76,7 +76,7 @@ export function jobsRouter(deps: ApiDeps): Router {
     res.json({ ...page, data: page.data.map(jobFire) });
   });
   router.post('/:id/badge/rotate', async (req, res) => {
-    res.json(await rotateJobBadge(deps, ws(res), req.params.id));
+    res.json(await rotateJobBadge(deps, ws(res), req.params.id, actorOf(res)));
   });
   router.get('/:id/stats', async (req, res) => {
     const job = await findJob(deps.db, ws(res), req.params.id);

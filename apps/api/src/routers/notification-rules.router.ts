@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { getRuleById, serializeRule, snoozeRule, unsnoozeRule } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
+import { actorOf } from '../middleware/auth.js';
 
 /** `/v1/notification-rules/:id`: a job or monitor rule with its alert state; snooze and unsnooze. */
 export function notificationRulesRouter(deps: ApiDeps): Router {
@@ -10,10 +11,10 @@ export function notificationRulesRouter(deps: ApiDeps): Router {
     res.json(serializeRule(await getRuleById(deps, ws(res), req.params.id), deps.clock.now()));
   });
   router.post('/:id/snooze', async (req, res) => {
-    res.json(serializeRule(await snoozeRule(deps, ws(res), req.params.id, req.body), deps.clock.now()));
+    res.json(serializeRule(await snoozeRule(deps, ws(res), req.params.id, req.body, actorOf(res)), deps.clock.now()));
   });
   router.post('/:id/unsnooze', async (req, res) => {
-    res.json(serializeRule(await unsnoozeRule(deps, ws(res), req.params.id), deps.clock.now()));
+    res.json(serializeRule(await unsnoozeRule(deps, ws(res), req.params.id, actorOf(res)), deps.clock.now()));
   });
   return router;
 }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { createRule, deleteRule, listRules, serializeRule } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
+import { actorOf } from '../middleware/auth.js';
 
 /** `/:id/notification-rules` of jobs or monitors: list, create, delete. */
 export function rulesRouter(deps: ApiDeps, kind: 'job' | 'monitor'): Router {
@@ -12,10 +13,10 @@ export function rulesRouter(deps: ApiDeps, kind: 'job' | 'monitor'): Router {
     res.json({ ...page, data: page.data.map((r) => serializeRule(r, deps.clock.now())) });
   });
   router.post('/', async (req, res) => {
-    res.status(201).json(serializeRule(await createRule(deps, ws(res), owner(req.params), req.body)));
+    res.status(201).json(serializeRule(await createRule(deps, ws(res), owner(req.params), req.body, actorOf(res))));
   });
   router.delete('/:rule_id', async (req, res) => {
-    await deleteRule(deps, ws(res), owner(req.params), req.params.rule_id);
+    await deleteRule(deps, ws(res), owner(req.params), req.params.rule_id, actorOf(res));
     res.status(204).end();
   });
   return router;

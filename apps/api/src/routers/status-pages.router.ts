@@ -3,6 +3,7 @@ import {
   AppError, createStatusPage, deleteStatusPage, findStatusPage, listStatusPages, publicStatusPage, serializeStatusPage, statusPageTokenKnown, updateStatusPage,
 } from '@cronsvc/core';
 import type { ApiDeps } from '../app.js';
+import { actorOf } from '../middleware/auth.js';
 import { notFoundRoute } from '../middleware/errors.js';
 import type { PublicRateLimit } from '../middleware/rate-limit.js';
 import { renderStatusPage, STATUS_PAGE_HEADERS } from '../pages/status-page.js';
@@ -13,7 +14,7 @@ export function statusPagesRouter(deps: ApiDeps): Router {
   const ws = (res: { locals: Record<string, unknown> }) => res.locals.workspaceId as string;
   const show = (row: Parameters<typeof serializeStatusPage>[0]) => serializeStatusPage(row, deps.config);
   router.post('/', async (req, res) => {
-    res.status(201).json(show(await createStatusPage(deps, ws(res), req.body)));
+    res.status(201).json(show(await createStatusPage(deps, ws(res), req.body, actorOf(res))));
   });
   router.get('/', async (req, res) => {
     const page = await listStatusPages(deps, ws(res), req.query);
@@ -23,10 +24,10 @@ export function statusPagesRouter(deps: ApiDeps): Router {
     res.json(show(await findStatusPage(deps, ws(res), req.params.id)));
   });
   router.patch('/:id', async (req, res) => {
-    res.json(show(await updateStatusPage(deps, ws(res), req.params.id, req.body)));
+    res.json(show(await updateStatusPage(deps, ws(res), req.params.id, req.body, actorOf(res))));
   });
   router.delete('/:id', async (req, res) => {
-    await deleteStatusPage(deps, ws(res), req.params.id);
+    await deleteStatusPage(deps, ws(res), req.params.id, actorOf(res));
     res.status(204).end();
   });
   return router;

@@ -45,3 +45,6 @@ export function requiredScope(permission: Permission): 'read' | 'run' | 'full' |
 
 /** The admin API's caller, acting on `workspaceId`. */
 export const adminActor = (workspaceId: string, requestId: string | null): Actor => ({ workspaceId, kind: 'admin', tokenId: null, scope: 'full', name: 'admin', requestId });
+
+/** Whoever holds a public link (a snooze link), acting on `workspaceId`. */
+export const publicActor = (workspaceId: string, requestId: string | null): Actor => ({ workspaceId, kind: 'public', tokenId: null, scope: 'read', name: null, requestId });

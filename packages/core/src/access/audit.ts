@@ -76,9 +76,13 @@ export async function withAudit<T>(db: Pick<Db, 'auditEvent' | '$transaction'>, 
   return result;
 }
 
-/** The top-level field names of a request body: what a change names in `changed_fields`. */
+/** The top-level field names of a request body: what a change names in `changed_fields` (a field left undefined is not given). */
 export function fieldsOf(body: unknown): string[] {
-  return body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort() : [];
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  return Object.entries(body)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key)
+    .sort();
 }
 
 export const auditQuerySchema = Joi.object({

@@ -1,5 +1,7 @@
 import { DELIVERY_STATUSES, type Delivery as DeliveryView, type DeliveryKind, type DeliveryStatus, type RuleEvent } from '@cronsvc/contracts';
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import type { Delivery, Prisma } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
@@ -49,15 +51,19 @@ export async function listDeliveries(
 }
 
 /** A failed delivery starts a new round of attempts (docs/NOTIFICATIONS.md, "Deliveries"); anything else is 409. */
-export async function retryDelivery(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string): Promise<Delivery> {
+export async function retryDelivery(deps: Pick<Deps, 'db' | 'queues' | 'clock' | 'logger'>, workspaceId: string, id: string, actor?: Actor): Promise<Delivery> {
   const now = deps.clock.now();
-  const { count } = await deps.db.delivery.updateMany({
-    where: { id, workspaceId, status: 'failed' },
-    data: { status: 'pending', attempts: 0, nextAttemptAt: now, lastError: null },
+  const delivery = await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.delivery.updateMany({
+      where: { id, workspaceId, status: 'failed' },
+      data: { status: 'pending', attempts: 0, nextAttemptAt: now, lastError: null },
+    });
+    const row = await tx.delivery.findFirst({ where: { id, workspaceId } });
+    if (!row) throw AppError.notFound('delivery');
+    if (count === 0) throw AppError.invalidState(`delivery is ${row.status}; only a failed delivery can be retried`);
+    await writeAudit(tx, actor, { action: 'delivery.retried', targetType: 'delivery', targetId: id, changedFields: ['status'] });
+    return row;
   });
-  const delivery = await deps.db.delivery.findFirst({ where: { id, workspaceId } });
-  if (!delivery) throw AppError.notFound('delivery');
-  if (count === 0) throw AppError.invalidState(`delivery is ${delivery.status}; only a failed delivery can be retried`);
   try {
     await deps.queues.enqueueDeliveries([{ deliveryId: id, attempt: 1, runAt: now }]);
   } catch (error) {

@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, writeAudit } from '../access/audit.js';
 import { Prisma } from '../db/client.js';
 import type { Deps } from '../deps/deps.js';
 import { validate } from '../validation/validate.js';
@@ -38,8 +40,10 @@ export function parsePurge(body: unknown): PurgeInput {
 /**
  * POST /v1/dlq/purge (docs/EXECUTIONS.md): matching items leave the DLQ (dead_lettered_at cleared); the executions
  * stay, like DELETE /v1/dlq/:id. With neither field, the whole DLQ of the workspace is purged.
+ * A purge that cleared something writes one `dlq.purged` event, after its last batch (each batch
+ * commits on its own, so the purge is not one transaction).
  */
-export async function purgeDlq(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, body: unknown): Promise<number> {
+export async function purgeDlq(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, body: unknown, actor?: Actor): Promise<number> {
   const input = parsePurge(body);
   if (input.job_id) await assertJobInWorkspace(deps.db, workspaceId, input.job_id);
   const match = Prisma.join(
@@ -66,6 +70,8 @@ export async function purgeDlq(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: st
       )
       SELECT (SELECT count(*) FROM found)::int AS found, (SELECT count(*) FROM cleared)::int AS cleared`;
     purged += batch.cleared;
-    if (batch.found < PURGE_BATCH) return purged;
+    if (batch.found < PURGE_BATCH) break;
   }
+  if (purged > 0) await writeAudit(deps.db, actor, { action: 'dlq.purged', targetType: input.job_id ? 'job' : 'workspace', targetId: input.job_id ?? workspaceId, changedFields: fieldsOf(body) });
+  return purged;
 }

@@ -1,4 +1,6 @@
 import type { BadgeState, Job, Monitor, ShieldsEndpoint } from '@cronsvc/contracts';
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import type { Deps } from '../deps/deps.js';
 import { AppError } from '../errors/app-error.js';
 import { newBadgeToken } from '../ids/ids.js';
@@ -126,15 +128,21 @@ export async function badgeTokenKnown(deps: Pick<Deps, 'pool'>, token: string): 
 }
 
 /** POST /v1/jobs/:id/badge/rotate: a new badge token; the old URL answers 404 from now on. */
-export async function rotateJobBadge(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string, id: string): Promise<Job> {
-  const { count } = await deps.db.job.updateMany({ where: { id, workspaceId }, data: { badgeToken: newBadgeToken() } });
-  if (count === 0) throw AppError.notFound('job');
+export async function rotateJobBadge(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string, id: string, actor?: Actor): Promise<Job> {
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.job.updateMany({ where: { id, workspaceId }, data: { badgeToken: newBadgeToken() } });
+    if (count === 0) throw AppError.notFound('job');
+    await writeAudit(tx, actor, { action: 'job.badge_rotated', targetType: 'job', targetId: id, changedFields: ['badge_url'] });
+  });
   return serializeJob(await findJob(deps.db, workspaceId, id), deps.config);
 }
 
 /** POST /v1/monitors/:id/badge/rotate: as rotateJobBadge, for a monitor. */
-export async function rotateMonitorBadge(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string, id: string): Promise<Monitor> {
-  const { count } = await deps.db.monitor.updateMany({ where: { id, workspaceId }, data: { badgeToken: newBadgeToken() } });
-  if (count === 0) throw AppError.notFound('monitor');
+export async function rotateMonitorBadge(deps: Pick<Deps, 'db' | 'config'>, workspaceId: string, id: string, actor?: Actor): Promise<Monitor> {
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.monitor.updateMany({ where: { id, workspaceId }, data: { badgeToken: newBadgeToken() } });
+    if (count === 0) throw AppError.notFound('monitor');
+    await writeAudit(tx, actor, { action: 'monitor.badge_rotated', targetType: 'monitor', targetId: id, changedFields: ['badge_url'] });
+  });
   return serializeMonitor(await findMonitor(deps.db, workspaceId, id), deps.config);
 }

@@ -1,5 +1,7 @@
 import type { PublicStatusPage, StatusDayState, StatusPage, StatusPageInput, StatusPageItem } from '@cronsvc/contracts';
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, withAudit, writeAudit } from '../access/audit.js';
 import type { StatusPage as StatusPageRow } from '../db/generated/client.js';
 import type { Deps } from '../deps/deps.js';
 import { AppError } from '../errors/app-error.js';
@@ -52,13 +54,15 @@ async function checkItems(deps: Pick<Deps, 'db'>, workspaceId: string, input: { 
   if (details.length > 0) throw AppError.validation(details);
 }
 
-export async function createStatusPage(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, body: unknown): Promise<StatusPageRow> {
+export async function createStatusPage(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, body: unknown, actor?: Actor): Promise<StatusPageRow> {
   const input = validate<StatusPageInput>(createSchema, body);
   await checkItems(deps, workspaceId, input);
   const now = deps.clock.now();
-  return deps.db.statusPage.create({
-    data: { id: newId('stp'), workspaceId, name: input.name, token: newStatusPageToken(), jobIds: input.job_ids ?? [], monitorIds: input.monitor_ids ?? [], createdAt: now, updatedAt: now },
+  const id = newId('stp');
+  const create = deps.db.statusPage.create({
+    data: { id, workspaceId, name: input.name, token: newStatusPageToken(), jobIds: input.job_ids ?? [], monitorIds: input.monitor_ids ?? [], createdAt: now, updatedAt: now },
   });
+  return withAudit(deps.db, create, actor, { action: 'status_page.created', targetType: 'status_page', targetId: id, changedFields: fieldsOf(body) });
 }
 
 export async function findStatusPage(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<StatusPageRow> {
@@ -77,19 +81,23 @@ export async function listStatusPages(deps: Pick<Deps, 'db'>, workspaceId: strin
   return { data, total, limit: q.limit, offset: q.offset };
 }
 
-export async function updateStatusPage(deps: Pick<Deps, 'db'>, workspaceId: string, id: string, body: unknown): Promise<StatusPageRow> {
+export async function updateStatusPage(deps: Pick<Deps, 'db'>, workspaceId: string, id: string, body: unknown, actor?: Actor): Promise<StatusPageRow> {
   const input = validate<Partial<StatusPageInput>>(patchSchema, body);
   await findStatusPage(deps, workspaceId, id);
   await checkItems(deps, workspaceId, input);
-  return deps.db.statusPage.update({
+  const update = deps.db.statusPage.update({
     where: { id },
     data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.job_ids ? { jobIds: input.job_ids } : {}), ...(input.monitor_ids ? { monitorIds: input.monitor_ids } : {}) },
   });
+  return withAudit(deps.db, update, actor, { action: 'status_page.updated', targetType: 'status_page', targetId: id, changedFields: fieldsOf(body) });
 }
 
-export async function deleteStatusPage(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<void> {
-  const { count } = await deps.db.statusPage.deleteMany({ where: { id, workspaceId } });
-  if (count === 0) throw AppError.notFound('status page');
+export async function deleteStatusPage(deps: Pick<Deps, 'db'>, workspaceId: string, id: string, actor?: Actor): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.statusPage.deleteMany({ where: { id, workspaceId } });
+    if (count === 0) throw AppError.notFound('status page');
+    await writeAudit(tx, actor, { action: 'status_page.deleted', targetType: 'status_page', targetId: id });
+  });
 }
 
 /** The 90 UTC dates a page shows, oldest first, today last. */

@@ -1,5 +1,8 @@
 import type { HostLimit } from '@cronsvc/contracts';
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, writeAuditSql, type AuditEntry } from '../access/audit.js';
+import { inTransaction, type SqlPool } from '../db/client.js';
 import type { Deps } from '../deps/deps.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
@@ -55,10 +58,21 @@ export function serializeHostLimit(row: HostLimitRow): HostLimit {
 }
 
 /** Sets a host's limits, replacing any it had (its cool-down stays); `created` when it had none. */
-export async function putHostLimit(deps: Pick<Deps, 'pool' | 'clock'>, workspaceId: string, host: string, body: unknown): Promise<{ row: HostLimitRow; created: boolean }> {
+/** Runs a change with its event in one transaction; without an actor, the change alone. */
+async function audited<T>(pool: SqlPool, actor: Actor | undefined, entry: AuditEntry, change: (client: Pick<SqlPool, 'query'>) => Promise<T>): Promise<T> {
+  if (!actor) return change(pool);
+  return inTransaction(pool, async (client) => {
+    const result = await change(client);
+    await writeAuditSql(client, actor, [entry]);
+    return result;
+  });
+}
+
+export async function putHostLimit(deps: Pick<Deps, 'pool' | 'clock'>, workspaceId: string, host: string, body: unknown, actor?: Actor): Promise<{ row: HostLimitRow; created: boolean }> {
   const name = hostParam(host);
   const input = validate<{ max_concurrency?: number; max_per_second?: number }>(hostLimitSchema, body);
-  const { rows } = await deps.pool.query<HostLimitRow & { replaced: boolean }>(
+  const entry = { action: 'host_limit.set', targetType: 'host_limit', targetId: name, changedFields: fieldsOf(body) };
+  const { rows } = await audited(deps.pool, actor, entry, (client) => client.query<HostLimitRow & { replaced: boolean }>(
     `WITH prior AS (SELECT max_concurrency IS NOT NULL OR max_per_second IS NOT NULL AS limited FROM host_limits WHERE workspace_id = $1 AND host = $2)
      INSERT INTO host_limits (workspace_id, host, max_concurrency, max_per_second, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
      ON CONFLICT (workspace_id, host) DO UPDATE SET max_concurrency = EXCLUDED.max_concurrency, max_per_second = EXCLUDED.max_per_second,
@@ -66,7 +80,7 @@ export async function putHostLimit(deps: Pick<Deps, 'pool' | 'clock'>, workspace
        created_at = CASE WHEN host_limits.max_concurrency IS NULL AND host_limits.max_per_second IS NULL THEN EXCLUDED.created_at ELSE host_limits.created_at END
      RETURNING ${COLUMNS}, COALESCE((SELECT limited FROM prior), false) AS replaced`,
     [workspaceId, name, input.max_concurrency ?? null, input.max_per_second ?? null, deps.clock.now()],
-  );
+  ));
   const { replaced, ...row } = rows[0];
   return { row, created: !replaced };
 }
@@ -88,9 +102,12 @@ export async function listHostLimits(deps: Pick<Deps, 'pool'>, workspaceId: stri
 }
 
 /** Forgets a host: its limits and any cool-down running. */
-export async function deleteHostLimit(deps: Pick<Deps, 'pool'>, workspaceId: string, host: string): Promise<void> {
-  const { rowCount } = await deps.pool.query(`DELETE FROM host_limits WHERE workspace_id = $1 AND host = $2 AND ${SHOWN}`, [workspaceId, hostParam(host)]);
-  if (!rowCount) throw AppError.notFound('host limit');
+export async function deleteHostLimit(deps: Pick<Deps, 'pool'>, workspaceId: string, host: string, actor?: Actor): Promise<void> {
+  const name = hostParam(host);
+  await audited(deps.pool, actor, { action: 'host_limit.deleted', targetType: 'host_limit', targetId: name }, async (client) => {
+    const { rowCount } = await client.query(`DELETE FROM host_limits WHERE workspace_id = $1 AND host = $2 AND ${SHOWN}`, [workspaceId, name]);
+    if (!rowCount) throw AppError.notFound('host limit');
+  });
 }
 
 /** The cool-downs running for these hosts of the workspace (an execution's page shows its own). */

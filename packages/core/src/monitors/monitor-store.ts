@@ -3,6 +3,8 @@ import Joi from 'joi';
 import type { Db, Prisma } from '../db/client.js';
 import type { Monitor } from '../db/generated/client.js';
 import type { Config } from '../config/config.js';
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import type { Deps } from '../deps/deps.js';
@@ -32,9 +34,12 @@ export async function listMonitors(deps: Pick<Deps, 'db'>, workspaceId: string, 
 }
 
 /** Deletes a monitor with its rules, deliveries and pings. */
-export async function deleteMonitor(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<void> {
-  const { count } = await deps.db.monitor.deleteMany({ where: { id, workspaceId } });
-  if (count === 0) throw AppError.notFound('monitor');
+export async function deleteMonitor(deps: Pick<Deps, 'db'>, workspaceId: string, id: string, actor?: Actor): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.monitor.deleteMany({ where: { id, workspaceId } });
+    if (count === 0) throw AppError.notFound('monitor');
+    await writeAudit(tx, actor, { action: 'monitor.deleted', targetType: 'monitor', targetId: id });
+  });
 }
 
 export const pingUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/v1/ping/${token}`;

@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, withAudit, writeAudit } from '../access/audit.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { cronExpression, timezoneRejected } from '../jobs/job-schema.js';
 import { newId, newToken } from '../ids/ids.js';
@@ -63,12 +65,12 @@ interface MonitorInput {
 }
 
 /** A new monitor is `new`: it cannot go down before its first ping. */
-export async function createMonitor(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown): Promise<MonitorRow> {
+export async function createMonitor(deps: Pick<Deps, 'db' | 'clock' | 'config'>, workspaceId: string, body: unknown, actor?: Actor): Promise<MonitorRow> {
   const input = validateMonitor<MonitorInput>(createSchema, body, true);
   const now = deps.clock.now();
   const id = newId('mon');
   const token = newToken();
-  return deps.db.monitor.create({
+  const create = deps.db.monitor.create({
     data: {
       id,
       workspaceId,
@@ -84,13 +86,14 @@ export async function createMonitor(deps: Pick<Deps, 'db' | 'clock' | 'config'>,
       updatedAt: now,
     },
   });
+  return withAudit(deps.db, create, actor, { action: 'monitor.created', targetType: 'monitor', targetId: id, changedFields: fieldsOf(body) });
 }
 
 /**
  * Changes name, schedule, grace or max duration. An `up` monitor's deadline moves with them,
  * from the start of its current window; if that is already past, the next sweep takes it down.
  */
-export async function updateMonitor(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, id: string, body: unknown): Promise<MonitorRow> {
+export async function updateMonitor(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, id: string, body: unknown, actor?: Actor): Promise<MonitorRow> {
   const patch = validateMonitor<Partial<MonitorInput>>(patchSchema, body, false);
   const now = deps.clock.now();
   return deps.db.$transaction(async (tx) => {
@@ -107,6 +110,7 @@ export async function updateMonitor(deps: Pick<Deps, 'db' | 'clock'>, workspaceI
     const windowStart = current.windowStartAt ?? current.lastPingAt;
     const nextExpectedAt = current.state === 'up' && windowStart ? nextExpectedAfter(schedule, windowStart) : current.nextExpectedAt;
     const nextDueAt = current.state === 'up' && nextExpectedAt ? downDeadline(nextExpectedAt, graceSec, { startedAt: current.runStartedAt, maxDurationSec }) : current.nextDueAt;
+    await writeAudit(tx, actor, { action: 'monitor.updated', targetType: 'monitor', targetId: current.id, changedFields: fieldsOf(body) });
     return tx.monitor.update({
       where: { id: current.id },
       data: { name: patch.name ?? current.name, ...schedule, graceSec, maxDurationSec, nextExpectedAt, nextDueAt, updatedAt: now },

@@ -1,6 +1,8 @@
 import Joi from 'joi';
 import type { Db, Prisma } from '../db/client.js';
 import type { NotificationChannel } from '../db/generated/client.js';
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import { AppError } from '../errors/app-error.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import type { Deps } from '../deps/deps.js';
@@ -34,9 +36,12 @@ export async function listChannels(deps: Pick<Deps, 'db'>, workspaceId: string, 
 }
 
 /** Deletes a channel and, by cascade, its rules. Its past deliveries stay in the history. */
-export async function deleteChannel(deps: Pick<Deps, 'db'>, workspaceId: string, id: string): Promise<void> {
-  const { count } = await deps.db.notificationChannel.deleteMany({ where: { id, workspaceId } });
-  if (count === 0) throw AppError.notFound('notification channel');
+export async function deleteChannel(deps: Pick<Deps, 'db'>, workspaceId: string, id: string, actor?: Actor): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.notificationChannel.deleteMany({ where: { id, workspaceId } });
+    if (count === 0) throw AppError.notFound('notification channel');
+    await writeAudit(tx, actor, { action: 'notification_channel.deleted', targetType: 'notification_channel', targetId: id });
+  });
 }
 
 /** A channel as the API shows it: never a credential, only which ones are set. */

@@ -1,5 +1,7 @@
 import { JOB_RULE_EVENTS, MONITOR_RULE_EVENTS, type Rule, type RuleEvent } from '@cronsvc/contracts';
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, withAudit, writeAudit } from '../access/audit.js';
 import { Prisma } from '../db/client.js';
 import type { NotificationRule } from '../db/generated/client.js';
 import { AppError } from '../errors/app-error.js';
@@ -37,16 +39,17 @@ async function assertOwner(deps: Pick<Deps, 'db'>, workspaceId: string, owner: R
   if (!found) throw AppError.notFound(owner.kind);
 }
 
-export async function createRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, owner: RuleOwner, body: unknown): Promise<NotificationRule> {
+export async function createRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, owner: RuleOwner, body: unknown, actor?: Actor): Promise<NotificationRule> {
   await assertOwner(deps, workspaceId, owner);
   const input = validate<{ channel_id: string; event: string; after_consecutive_failures?: number; realert_after_minutes?: number | null }>(schemas[owner.kind], body);
   const channel = await deps.db.notificationChannel.findFirst({ where: { id: input.channel_id, workspaceId }, select: { id: true } });
   if (!channel) throw AppError.validation([{ path: 'channel_id', message: 'no notification channel with this id in this workspace' }]);
   const now = deps.clock.now();
+  const id = newId('rul');
   try {
-    return await deps.db.notificationRule.create({
+    const create = deps.db.notificationRule.create({
       data: {
-        id: newId('rul'),
+        id,
         workspaceId,
         channelId: channel.id,
         event: input.event,
@@ -57,6 +60,7 @@ export async function createRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: 
         updatedAt: now,
       },
     });
+    return await withAudit(deps.db, create, actor, { action: 'notification_rule.created', targetType: 'notification_rule', targetId: id, changedFields: fieldsOf(body) });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw new AppError('conflict', `this ${owner.kind} already has a rule sending ${input.event} to this channel`);
@@ -80,10 +84,13 @@ export async function listRules(deps: Pick<Deps, 'db'>, workspaceId: string, own
   return { data, total, limit: q.limit, offset: q.offset };
 }
 
-export async function deleteRule(deps: Pick<Deps, 'db'>, workspaceId: string, owner: RuleOwner, ruleId: string): Promise<void> {
+export async function deleteRule(deps: Pick<Deps, 'db'>, workspaceId: string, owner: RuleOwner, ruleId: string, actor?: Actor): Promise<void> {
   await assertOwner(deps, workspaceId, owner);
-  const { count } = await deps.db.notificationRule.deleteMany({ where: { id: ruleId, workspaceId, ...ownerWhere(owner) } });
-  if (count === 0) throw AppError.notFound('notification rule');
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.notificationRule.deleteMany({ where: { id: ruleId, workspaceId, ...ownerWhere(owner) } });
+    if (count === 0) throw AppError.notFound('notification rule');
+    await writeAudit(tx, actor, { action: 'notification_rule.deleted', targetType: 'notification_rule', targetId: ruleId });
+  });
 }
 
 /** `now` decides whether a snooze still holds: one that has passed reads as null. */

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, writeAudit } from '../access/audit.js';
 import type { Config } from '../config/config.js';
 import { Prisma } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
@@ -102,7 +104,7 @@ function prepare(deps: Pick<Deps, 'config'>, channel: ChannelOwner, input: Chann
   };
 }
 
-export async function createChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string, body: unknown): Promise<ChannelRow> {
+export async function createChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string, body: unknown, actor?: Actor): Promise<ChannelRow> {
   const input = validate<ChannelInput>(createSchema, body);
   const id = newId('chn');
   const { credentials, data } = prepare(deps, { id, workspaceId }, input);
@@ -115,6 +117,7 @@ export async function createChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>,
       throw new AppError('limit_exceeded', `a workspace can have at most ${MAX_CHANNELS_PER_WORKSPACE} notification channels; delete one first`);
     }
     await lockReferencedSecrets(tx, workspaceId, credentials);
+    await writeAudit(tx, actor, { action: 'notification_channel.created', targetType: 'notification_channel', targetId: id, changedFields: fieldsOf(body) });
     return tx.notificationChannel.create({ data: { ...data, id, workspaceId, createdAt: now, updatedAt: now } });
   });
 }
@@ -133,7 +136,7 @@ function mergedConfig(current: ChannelConfig, patch: ChannelConfig | undefined):
 }
 
 /** PATCH: name, config (merged), and type (which then needs a whole config of its own). */
-export async function updateChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string, id: string, body: unknown): Promise<ChannelRow> {
+export async function updateChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>, workspaceId: string, id: string, body: unknown, actor?: Actor): Promise<ChannelRow> {
   const patch = validate<Partial<ChannelInput>>(patchSchema, body);
   return deps.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM notification_channels WHERE id = ${id} AND workspace_id = ${workspaceId} FOR UPDATE`;
@@ -148,6 +151,7 @@ export async function updateChannel(deps: Pick<Deps, 'db' | 'config' | 'clock'>,
     for (const [alias, field] of Object.entries(CHANNEL_ADAPTERS[type].aliases ?? {})) if (patch.config && alias in patch.config) delete currentConfig[field];
     const { credentials, data } = prepare(deps, current, { name: patch.name ?? current.name, type, config: mergedConfig(currentConfig, patch.config) });
     await lockReferencedSecrets(tx, workspaceId, credentials);
+    await writeAudit(tx, actor, { action: 'notification_channel.updated', targetType: 'notification_channel', targetId: id, changedFields: fieldsOf(body) });
     return tx.notificationChannel.update({ where: { id }, data: { ...data, updatedAt: deps.clock.now() } });
   });
 }

@@ -1,10 +1,13 @@
 import type { RuleEvent, SnoozeLink } from '@cronsvc/contracts';
 import Joi from 'joi';
+import { publicActor, type Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import type { NotificationRule } from '../db/generated/client.js';
 import type { SqlPool } from '../db/client.js';
 import type { Deps } from '../deps/deps.js';
 import { AppError } from '../errors/app-error.js';
 import { hashToken } from '../ids/ids.js';
+import { currentRequestId } from '../logging/log-context.js';
 import { validate } from '../validation/validate.js';
 
 /**
@@ -32,28 +35,32 @@ export async function getRuleById(deps: Pick<Deps, 'db'>, workspaceId: string, r
   return rule;
 }
 
-async function setSnooze(deps: Pick<Deps, 'db' | 'clock'>, where: { id: string; workspaceId?: string }, until: Date | null): Promise<NotificationRule> {
-  const { count } = await deps.db.notificationRule.updateMany({ where, data: { snoozedUntil: until, updatedAt: deps.clock.now() } });
-  if (count === 0) throw AppError.notFound('notification rule');
-  return (await deps.db.notificationRule.findUnique({ where: { id: where.id } })) as NotificationRule;
+async function setSnooze(deps: Pick<Deps, 'db' | 'clock'>, where: { id: string; workspaceId?: string }, until: Date | null, actor: Actor | undefined): Promise<NotificationRule> {
+  return deps.db.$transaction(async (tx) => {
+    const { count } = await tx.notificationRule.updateMany({ where, data: { snoozedUntil: until, updatedAt: deps.clock.now() } });
+    if (count === 0) throw AppError.notFound('notification rule');
+    const action = until ? 'notification_rule.snoozed' : 'notification_rule.unsnoozed';
+    await writeAudit(tx, actor, { action, targetType: 'notification_rule', targetId: where.id, changedFields: ['snoozed_until'] });
+    return (await tx.notificationRule.findUnique({ where: { id: where.id } })) as NotificationRule;
+  });
 }
 
 /** POST /v1/notification-rules/:id/snooze `{minutes}`: job and monitor rules alike. */
-export async function snoozeRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string, body: unknown): Promise<NotificationRule> {
+export async function snoozeRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string, body: unknown, actor?: Actor): Promise<NotificationRule> {
   const { minutes } = validate<{ minutes: number }>(snoozeSchema, body ?? {});
-  return setSnooze(deps, { id: ruleId, workspaceId }, new Date(deps.clock.now().getTime() + minutes * 60_000));
+  return setSnooze(deps, { id: ruleId, workspaceId }, new Date(deps.clock.now().getTime() + minutes * 60_000), actor);
 }
 
 /** Where a snooze "until unsnoozed" (the console's) ends: never, in practice. */
 export const UNTIL_UNSNOOZED = new Date('9999-12-31T00:00:00.000Z');
 
 /** The console's "until unsnoozed": a snooze that only Unsnooze ends. */
-export async function snoozeRuleUntilUnsnoozed(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string): Promise<NotificationRule> {
-  return setSnooze(deps, { id: ruleId, workspaceId }, UNTIL_UNSNOOZED);
+export async function snoozeRuleUntilUnsnoozed(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string, actor?: Actor): Promise<NotificationRule> {
+  return setSnooze(deps, { id: ruleId, workspaceId }, UNTIL_UNSNOOZED, actor);
 }
 
-export async function unsnoozeRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string): Promise<NotificationRule> {
-  return setSnooze(deps, { id: ruleId, workspaceId }, null);
+export async function unsnoozeRule(deps: Pick<Deps, 'db' | 'clock'>, workspaceId: string, ruleId: string, actor?: Actor): Promise<NotificationRule> {
+  return setSnooze(deps, { id: ruleId, workspaceId }, null, actor);
 }
 
 /** The rule a snooze link names, while the link is valid. */
@@ -74,11 +81,11 @@ export async function snoozeLinkView(deps: Pick<Deps, 'db' | 'clock'>, token: st
   return { rule, target: `${rule.jobId ? 'job' : 'monitor'} "${name}"`, link };
 }
 
-/** POST on a snooze link: snoozes its rule for `minutes` (default 60). */
+/** POST on a snooze link: snoozes its rule for `minutes` (default 60); the audit log names a public caller. */
 export async function snoozeByLink(deps: Pick<Deps, 'db' | 'clock'>, token: string, query: unknown): Promise<NotificationRule> {
   const rule = await linkRule(deps, token);
   const { minutes } = validate<{ minutes: number }>(linkSchema.prefs({ convert: true }), query ?? {});
-  return setSnooze(deps, { id: rule.id }, new Date(deps.clock.now().getTime() + minutes * 60_000));
+  return setSnooze(deps, { id: rule.id }, new Date(deps.clock.now().getTime() + minutes * 60_000), publicActor(rule.workspaceId, currentRequestId() ?? null));
 }
 
 /** Whether a snooze link's token was handed out (for the public rate limit's key). */

@@ -1,6 +1,8 @@
 import type { JobContext, JobContextPatch } from '@cronsvc/contracts';
 import Joi from 'joi';
 import type pg from 'pg';
+import type { Actor } from '../access/actor.js';
+import { fieldsOf, writeAuditSql } from '../access/audit.js';
 import { inTransaction } from '../db/client.js';
 import { AppError, type ErrorDetail } from '../errors/app-error.js';
 import { findJob } from '../jobs/job-store.js';
@@ -71,11 +73,18 @@ export async function getJobContext(deps: Pick<Deps, 'db'>, workspaceId: string,
   return (row?.entries as ContextMap | undefined) ?? {};
 }
 
-/** PATCH /v1/jobs/:id/context: keys set to a string are stored, keys set to null deleted; answers the map after the change. */
-export async function patchJobContext(deps: Pick<Deps, 'db' | 'pool' | 'clock'>, workspaceId: string, jobId: string, body: unknown): Promise<ContextMap> {
+/**
+ * PATCH /v1/jobs/:id/context: keys set to a string are stored, keys set to null deleted; answers the map after the change.
+ * Its `job.context_updated` event names the keys given, never their values.
+ */
+export async function patchJobContext(deps: Pick<Deps, 'db' | 'pool' | 'clock'>, workspaceId: string, jobId: string, body: unknown, actor?: Actor): Promise<ContextMap> {
   const changes = validate<ContextChanges>(patchSchema, body);
   const job = await findJob(deps.db, workspaceId, jobId);
-  const result = await inTransaction(deps.pool, (client) => changeContextIn(client, job.id, changes, deps.clock.now()));
+  const result = await inTransaction(deps.pool, async (client) => {
+    const changed = await changeContextIn(client, job.id, changes, deps.clock.now());
+    if ('entries' in changed) await writeAuditSql(client, actor, [{ action: 'job.context_updated', targetType: 'job', targetId: job.id, changedFields: fieldsOf(body) }]);
+    return changed;
+  });
   if ('problems' in result) throw AppError.validation(result.problems);
   return result.entries;
 }

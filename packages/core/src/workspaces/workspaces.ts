@@ -1,6 +1,8 @@
 import type { WorkspaceCreated, WorkspaceInput } from '@cronsvc/contracts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Joi from 'joi';
+import type { Actor } from '../access/actor.js';
+import { writeAudit } from '../access/audit.js';
 import type { Db } from '../db/client.js';
 import { hashToken, newId } from '../ids/ids.js';
 import { encryptValue } from '../secrets/crypto.js';
@@ -15,11 +17,20 @@ function newStoredSigningKey(encryptionKey: Buffer, workspaceId: string): string
 
 export const createWorkspaceSchema = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
-export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unknown): Promise<WorkspaceCreated> {
+/**
+ * A new workspace and its first token (POST /admin/v1/workspaces). `actorFor` makes the actor of
+ * the new workspace (the admin API's): its `workspace.created` and `token.created` events go in
+ * the same transaction.
+ */
+export async function createWorkspace(db: Db, encryptionKey: Buffer, body: unknown, actorFor?: (workspaceId: string) => Actor): Promise<WorkspaceCreated> {
   const { name } = validate<WorkspaceInput>(createWorkspaceSchema, body);
   const id = newId('wsp');
-  const workspace = await db.workspace.create({ data: { id, name, signingKey: newStoredSigningKey(encryptionKey, id) } });
-  const token = await issueToken(db, workspace.id, { scope: 'full' });
+  const actor = actorFor?.(id);
+  const { workspace, token } = await db.$transaction(async (tx) => {
+    const created = await tx.workspace.create({ data: { id, name, signingKey: newStoredSigningKey(encryptionKey, id) } });
+    await writeAudit(tx, actor, { action: 'workspace.created', targetType: 'workspace', targetId: id, changedFields: ['name'] });
+    return { workspace: created, token: await issueToken(tx, created.id, { scope: 'full' }, actor) };
+  });
   return { id: workspace.id, name: workspace.name, api_token: token.api_token, created_at: workspace.createdAt.toISOString(), updated_at: workspace.updatedAt.toISOString() };
 }
 

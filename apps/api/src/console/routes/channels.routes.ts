@@ -7,6 +7,7 @@ import {
 } from '@cronsvc/core';
 import { channelConfigFromForm } from '../channel-form.js';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
+import { actorOf } from '../../middleware/auth.js';
 import { paths, safeReturnPath } from '../paths.js';
 import { channelsView } from '../views/channels.view.js';
 
@@ -28,25 +29,25 @@ export function channelsRoutes(deps: ConsoleDeps): Router {
   router.post('/', async (req, res) => {
     const type = req.body?.type as ChannelType;
     if (!CHANNEL_TYPES.includes(type)) throw AppError.validation([{ path: 'type', message: `must be one of ${CHANNEL_TYPES.join(', ')}` }]);
-    await createChannel(deps, workspaceOf(res), { name: req.body?.name, type, config: channelConfigFromForm(type, req.body ?? {}, false) });
+    await createChannel(deps, workspaceOf(res), { name: req.body?.name, type, config: channelConfigFromForm(type, req.body ?? {}, false) }, actorOf(res));
     redirectDone(res, paths.channels, 'channel-created');
   });
   // A job's rules are added on its page; a monitor's here, where its channel is.
   router.post('/monitor-rules', async (req, res) => {
     const monitorId = typeof req.body?.monitor_id === 'string' ? req.body.monitor_id : '';
-    await createRule(deps, workspaceOf(res), { kind: 'monitor', id: monitorId }, { channel_id: req.body?.channel_id, event: req.body?.event });
+    await createRule(deps, workspaceOf(res), { kind: 'monitor', id: monitorId }, { channel_id: req.body?.channel_id, event: req.body?.event }, actorOf(res));
     redirectDone(res, paths.channels, 'rule-added');
   });
   // A rule's snooze, from wherever the rule is shown (its job's page or here): 60, 1440 or "until" unsnoozed.
   router.post('/rules/:ruleId/snooze', async (req, res) => {
     const ws = workspaceOf(res);
     const minutes = typeof req.body?.minutes === 'string' ? req.body.minutes : '';
-    if (minutes === 'until') await snoozeRuleUntilUnsnoozed(deps, ws, req.params.ruleId);
-    else await snoozeRule(deps, ws, req.params.ruleId, { minutes: /^\d{1,5}$/.test(minutes) ? Number(minutes) : minutes });
+    if (minutes === 'until') await snoozeRuleUntilUnsnoozed(deps, ws, req.params.ruleId, actorOf(res));
+    else await snoozeRule(deps, ws, req.params.ruleId, { minutes: /^\d{1,5}$/.test(minutes) ? Number(minutes) : minutes }, actorOf(res));
     redirectDone(res, safeReturnPath(req.body?.back) ?? paths.channels, 'rule-snoozed');
   });
   router.post('/rules/:ruleId/unsnooze', async (req, res) => {
-    await unsnoozeRule(deps, workspaceOf(res), req.params.ruleId);
+    await unsnoozeRule(deps, workspaceOf(res), req.params.ruleId, actorOf(res));
     redirectDone(res, safeReturnPath(req.body?.back) ?? paths.channels, 'rule-unsnoozed');
   });
   // After the literal paths above: a channel's name and settings; credentials left empty stay as they are.
@@ -54,7 +55,7 @@ export function channelsRoutes(deps: ConsoleDeps): Router {
     const ws = workspaceOf(res);
     const current = await findChannel(deps.db, ws, req.params.id);
     const config = channelConfigFromForm(current.type as ChannelType, req.body ?? {}, true);
-    await updateChannel(deps, ws, req.params.id, { name: req.body?.name, config });
+    await updateChannel(deps, ws, req.params.id, { name: req.body?.name, config }, actorOf(res));
     redirectDone(res, paths.channels, 'channel-updated');
   });
   router.post('/:id/test', async (req, res) => {

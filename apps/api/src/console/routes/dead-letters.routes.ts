@@ -29,7 +29,7 @@ export function deadLettersRoutes(deps: ConsoleDeps): Router {
       const question = jobId ? 'Purge the dead letters of this job?' : 'Purge all dead letters?';
       return sendPage(res, 200, confirmView(viewContext(deps, req, res), question, paths.purgeDeadLetters, 'Purge', paths.deadLetters, jobId ? { job_id: jobId } : {}));
     }
-    const purged = await purgeDlq(deps, workspaceOf(res), jobId ? { job_id: jobId } : {});
+    const purged = await purgeDlq(deps, workspaceOf(res), jobId ? { job_id: jobId } : {}, actorOf(res));
     redirectDone(res, paths.deadLetters, 'dead-letters-purged', { n: String(purged) });
   });
 

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { AppError, deleteHostLimit, listHostLimits, putHostLimit, serializeHostLimit } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { postedValues, type FieldErrors, type FormValues } from '../form-parsing.js';
 import { paths } from '../paths.js';
@@ -39,7 +40,7 @@ export function hostsRoutes(deps: ConsoleDeps): Router {
     const values = postedValues(req.body);
     try {
       const body = { max_concurrency: numberField(values.max_concurrency), max_per_second: numberField(values.max_per_second) };
-      await putHostLimit(deps, workspaceOf(res), (values.host ?? '').trim(), body);
+      await putHostLimit(deps, workspaceOf(res), (values.host ?? '').trim(), body, actorOf(res));
       redirectDone(res, paths.hosts, 'host-limits-set');
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -51,7 +52,7 @@ export function hostsRoutes(deps: ConsoleDeps): Router {
     if (req.body?.confirmed !== 'yes') {
       return sendPage(res, 200, confirmView(viewContext(deps, req, res), `Remove the limits of ${host} and any cool-down?`, paths.hostDelete, 'Remove', paths.hosts, { host }));
     }
-    await deleteHostLimit(deps, workspaceOf(res), host);
+    await deleteHostLimit(deps, workspaceOf(res), host, actorOf(res));
     redirectDone(res, paths.hosts, 'host-limits-removed');
   });
   return router;

@@ -165,11 +165,11 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
 
   router.post('/:id/rules', async (req, res) => {
     const body = { channel_id: req.body?.channel_id, event: req.body?.event, ...ruleOptionsOf(req.body) };
-    await createRule(deps, workspaceOf(res), { kind: 'job', id: req.params.id }, body);
+    await createRule(deps, workspaceOf(res), { kind: 'job', id: req.params.id }, body, actorOf(res));
     redirectDone(res, paths.job(req.params.id), 'rule-added');
   });
   router.post('/:id/rules/:ruleId/delete', async (req, res) => {
-    await deleteRule(deps, workspaceOf(res), { kind: 'job', id: req.params.id }, req.params.ruleId);
+    await deleteRule(deps, workspaceOf(res), { kind: 'job', id: req.params.id }, req.params.ruleId, actorOf(res));
     redirectDone(res, safeReturnPath(req.body?.back) ?? paths.job(req.params.id), 'rule-removed');
   });
   return router;

@@ -5,6 +5,7 @@ import {
 } from '@cronsvc/core';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { postedValues, type FieldErrors, type FormValues } from '../form-parsing.js';
+import { actorOf } from '../../middleware/auth.js';
 import { paths, safeReturnPath } from '../paths.js';
 import { MONITOR_FORM_FIELDS, monitorsView, monitorValues, monitorView } from '../views/monitors.view.js';
 import { confirmView } from '../views/problem.view.js';
@@ -71,7 +72,7 @@ export function monitorsRoutes(deps: ConsoleDeps): Router {
   router.post('/', async (req, res) => {
     const values = postedValues(req.body);
     try {
-      const monitor = await createMonitor(deps, workspaceOf(res), monitorBody(values, false));
+      const monitor = await createMonitor(deps, workspaceOf(res), monitorBody(values, false), actorOf(res));
       redirectDone(res, paths.monitor(monitor.id), 'monitor-created');
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
@@ -84,7 +85,7 @@ export function monitorsRoutes(deps: ConsoleDeps): Router {
   router.post('/:id', async (req, res) => {
     const values = postedValues(req.body);
     try {
-      await updateMonitor(deps, workspaceOf(res), req.params.id, monitorBody(values, true));
+      await updateMonitor(deps, workspaceOf(res), req.params.id, monitorBody(values, true), actorOf(res));
       redirectDone(res, paths.monitor(req.params.id), 'monitor-saved');
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
@@ -94,11 +95,11 @@ export function monitorsRoutes(deps: ConsoleDeps): Router {
 
   const back = (req: Request) => safeReturnPath(req.body?.back) ?? paths.monitors;
   router.post('/:id/pause', async (req, res) => {
-    await pauseMonitor(deps, workspaceOf(res), req.params.id);
+    await pauseMonitor(deps, workspaceOf(res), req.params.id, actorOf(res));
     redirectDone(res, back(req), 'monitor-paused');
   });
   router.post('/:id/resume', async (req, res) => {
-    await resumeMonitor(deps, workspaceOf(res), req.params.id);
+    await resumeMonitor(deps, workspaceOf(res), req.params.id, actorOf(res));
     redirectDone(res, back(req), 'monitor-resumed');
   });
   router.post('/:id/delete', async (req, res) => {
@@ -107,15 +108,15 @@ export function monitorsRoutes(deps: ConsoleDeps): Router {
       const monitor = await findMonitor(deps.db, ws, req.params.id);
       return sendPage(res, 200, confirmView(viewContext(deps, req, res), `Delete the monitor "${monitor.name}"?`, paths.monitorAction(monitor.id, 'delete'), 'Delete', paths.monitors));
     }
-    await deleteMonitor(deps, ws, req.params.id);
+    await deleteMonitor(deps, ws, req.params.id, actorOf(res));
     redirectDone(res, paths.monitors, 'monitor-deleted');
   });
   router.post('/:id/rules', async (req, res) => {
-    await createRule(deps, workspaceOf(res), { kind: 'monitor', id: req.params.id }, { channel_id: req.body?.channel_id, event: req.body?.event });
+    await createRule(deps, workspaceOf(res), { kind: 'monitor', id: req.params.id }, { channel_id: req.body?.channel_id, event: req.body?.event }, actorOf(res));
     redirectDone(res, paths.monitor(req.params.id), 'rule-added');
   });
   router.post('/:id/rules/:ruleId/delete', async (req, res) => {
-    await deleteRule(deps, workspaceOf(res), { kind: 'monitor', id: req.params.id }, req.params.ruleId);
+    await deleteRule(deps, workspaceOf(res), { kind: 'monitor', id: req.params.id }, req.params.ruleId, actorOf(res));
     redirectDone(res, safeReturnPath(req.body?.back) ?? paths.monitors, 'rule-removed');
   });
   return router;
