@@ -83,8 +83,10 @@ button:disabled { cursor: default; color: #6e7781; background: #f6f8fa; }
 .strip .o-waiting { background: #d4a72c; }
 ul.windows { list-style: none; display: flex; gap: .75rem; margin: 0 0 .75rem; padding: 0; }
 ul.windows a[aria-current] { font-weight: 700; color: var(--fg); text-decoration: none; border-bottom: 2px solid var(--focus); }
-figure.stats { margin: 1rem 0 .5rem; }
-svg.stats-chart { display: block; width: 100%; height: 12rem; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+figure.stats { margin: .5rem 0; min-width: 0; }
+.stats-body { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1.5rem; }
+@media (min-width: 60rem) { .stats-body { grid-template-columns: minmax(16rem, 1fr) minmax(0, 2fr); } }
+svg.stats-chart { display: block; width: 100%; height: 8rem; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
 svg.stats-chart .axis { stroke: #8c959f; stroke-width: 1; }
 svg.stats-chart .p50 { stroke: #0969da; stroke-width: 2; fill: none; }
 svg.stats-chart .p95 { stroke: #8250df; stroke-width: 2; stroke-dasharray: 4 3; fill: none; }

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import {
   AppError, createStatusPage, deleteStatusPage, findStatusPage, listJobs, listMonitors, listStatusPages, serializeStatusPage, updateStatusPage,
 } from '@cronsvc/core';
+import { actorOf } from '../../middleware/auth.js';
 import { redirectDone, sendPage, viewContext, workspaceOf, type ConsoleDeps } from '../context.js';
 import { postedValues, type FieldErrors } from '../form-parsing.js';
 import { paths } from '../paths.js';
@@ -47,7 +48,7 @@ export function statusPagesRoutes(deps: ConsoleDeps): Router {
   router.post('/', async (req, res) => {
     const { form, input } = posted(req.body);
     try {
-      const created = await createStatusPage(deps, workspaceOf(res), input);
+      const created = await createStatusPage(deps, workspaceOf(res), input, actorOf(res));
       redirectDone(res, paths.statusPage(created.id), 'status-page-created');
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -65,7 +66,7 @@ export function statusPagesRoutes(deps: ConsoleDeps): Router {
     const ws = workspaceOf(res);
     const { form, input } = posted(req.body);
     try {
-      await updateStatusPage(deps, ws, req.params.id, input);
+      await updateStatusPage(deps, ws, req.params.id, input, actorOf(res));
       redirectDone(res, paths.statusPage(req.params.id), 'status-page-saved');
     } catch (error) {
       if (!(error instanceof AppError) || error.code === 'not_found') throw error;
@@ -79,7 +80,7 @@ export function statusPagesRoutes(deps: ConsoleDeps): Router {
     if (req.body?.confirmed !== 'yes') {
       return sendPage(res, 200, confirmView(viewContext(deps, req, res), `Delete the status page "${p.name}"?`, paths.statusPageDelete(p.id), 'Delete', paths.statusPages));
     }
-    await deleteStatusPage(deps, ws, p.id);
+    await deleteStatusPage(deps, ws, p.id, actorOf(res));
     redirectDone(res, paths.statusPages, 'status-page-deleted');
   });
   return router;

@@ -99,17 +99,19 @@ export function statsSection(jobId: string, stats: JobStats, outcomes: Outcome[]
       : `Duration p50 and p95, and executions succeeded and failed, per ${words.bucket} over ${words.span}: ${stats.executions} executions, ${stats.failed} failed; p50 ${duration(d.p50)}, p95 ${duration(d.p95)}. The figures are in the table below.`;
   const top = Math.max(0, ...stats.buckets.map((b) => b.p95_ms ?? 0));
   return html`<section class="card" aria-labelledby="stats-heading"><h2 id="stats-heading">Statistics</h2>
+<div class="stats-body"><div>
 <nav aria-label="Statistics window"><ul class="windows">${windows}</ul></nav>
 <dl class="facts">
 <dt>Success rate</dt><dd><strong>${percent(stats.success_rate)}</strong>${stats.executions > 0 ? ` (${stats.succeeded} of ${stats.executions} over ${words.span})` : ` over ${words.span}`}</dd>
 <dt>Duration</dt><dd>${stats.executions > 0 ? `p50 ${duration(d.p50)}, p95 ${duration(d.p95)}, p99 ${duration(d.p99)}` : '–'}</dd>
 <dt>Last 20</dt><dd>${outcomeStrip(outcomes)}</dd>
 </dl>
+</div>
 <figure class="stats">
 <ul class="legend" aria-hidden="true"><li><span class="key p50"></span>p50</li><li><span class="key p95"></span>p95 (top: ${top > 0 ? duration(top) : '–'})</li><li><span class="key ok"></span>succeeded</li><li><span class="key bad"></span>failed</li></ul>
 ${chart(stats, label)}
 <figcaption class="axis-ends"><span>${stats.window === '24h' ? '24 h ago' : `${stats.buckets.length} days ago`}</span><span>now</span></figcaption>
-</figure>
+</figure></div>
 ${figures(stats, words.bucket)}
 </section>`;
 }
