@@ -65,6 +65,9 @@ it('creates a status page from ticked jobs and monitors, shows its public URL to
   await row.getByRole('button', { name: 'Delete' }).click();
   await page.waitForURL(/done=status-page-deleted$/);
   expect(await pages()).toEqual([]);
+  // Each change is in the audit log as the console's.
+  const events = ((await f.get('/v1/audit-events')).body.data as { action: string; actor: { type: string } }[]).filter((e) => e.action.startsWith('status_page.'));
+  expect(events.map((e) => [e.action, e.actor.type])).toEqual([['status_page.deleted', 'console'], ['status_page.updated', 'console'], ['status_page.created', 'console']]);
 });
 
 it('asks on a page of its own before deleting when no script runs, and needs the CSRF token', async () => {
