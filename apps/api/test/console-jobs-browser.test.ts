@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { aChannel, aCronJob, aRecurringJob, aWorkflow, httpStep, waitFor } from '@cronsvc/core/testing';
-import { SCREENSHOTS, useConsole } from './console-fixture.js';
+import { accessibilityProblems, PHONE, SCREENSHOTS, scrollsSideways, useConsole } from './console-fixture.js';
 
 // Jobs in a real browser: New job for every kind, the API's messages beside the fields, the jobs
 // list with its filters, and a job's page with every action; each checked through the API.
@@ -251,6 +251,49 @@ it('shows a job’s schedule in words and next 5 fires, and runs, pauses, resume
   await page.waitForURL(`${f.base}/console/jobs?done=job-deleted`);
   expect(asked).toContain('Delete the job "six-hourly, renamed"');
   expect((await f.get(`/v1/jobs/${job.id}`)).status).toBe(404);
+});
+
+it('shows a job’s success rate, last 20 outcomes and a chart of durations and outcomes, for 24 h, 7 d and 30 d', async () => {
+  let calls = 0;
+  f.target.handle((_req, res) => {
+    calls += 1;
+    res.statusCode = calls === 3 ? 500 : 200;
+    res.end('ok');
+  });
+  const job = await f.createJob(aRecurringJob({ name: 'zz measured', request: { url: `${f.target.url}/measured` }, retry_policy: { max_attempts: 1 } }));
+  for (let i = 0; i < 4; i++) await f.until(await f.runNow(job.id), 'succeeded', 'failed');
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${f.base}/console/jobs/${job.id}`);
+  const stats = page.getByRole('region', { name: 'Statistics' });
+  await expect(stats.locator('dd').first().innerText()).resolves.toBe('75.0% (3 of 4 over the last 24 hours)');
+  await expect(stats.getByRole('img', { name: /^Last 4: / }).getAttribute('aria-label')).resolves.toBe('Last 4: 3 succeeded, 1 failed');
+  const chart = stats.getByRole('img', { name: /per hour over the last 24 hours: 4 executions, 1 failed/ });
+  await expect(chart.evaluate((svg) => svg.tagName)).resolves.toBe('svg');
+  await expect(chart.locator('rect.bad').count()).resolves.toBe(1);
+  await stats.screenshot({ path: path.join(SCREENSHOTS, 'job-stats.png') });
+  await stats.getByText('The figures, hour by hour').click();
+  await expect(stats.locator('details tbody tr').count()).resolves.toBe(24);
+  expect(await accessibilityProblems(page)).toEqual([]);
+
+  await stats.getByRole('link', { name: '7 d' }).click();
+  await page.waitForURL(/\?window=7d#stats-heading$/);
+  await expect(stats.getByRole('link', { name: '7 d' }).getAttribute('aria-current')).resolves.toBe('true');
+  await expect(stats.getByRole('img', { name: /per day over the last 7 days: 4 executions/ }).count()).resolves.toBe(1);
+  await stats.getByText('The figures, day by day').click();
+  await expect(stats.locator('details tbody tr').count()).resolves.toBe(7);
+  await page.setViewportSize(PHONE);
+  expect(await scrollsSideways(page)).toBe(false);
+  expect(await accessibilityProblems(page)).toEqual([]);
+  await stats.screenshot({ path: path.join(SCREENSHOTS, 'job-stats-phone.png') });
+
+  await stats.getByRole('link', { name: '30 d' }).click();
+  await page.waitForURL(/\?window=30d#stats-heading$/);
+  await expect(stats.locator('details tbody tr').count()).resolves.toBe(30);
+  // A window the page does not know falls back to 24 hours.
+  await page.goto(`${f.base}/console/jobs/${job.id}?window=1y`);
+  await expect(stats.getByRole('link', { name: '24 h' }).getAttribute('aria-current')).resolves.toBe('true');
+  await page.setViewportSize({ width: 1280, height: 900 });
 });
 
 it('asks on a page of its own before deleting when the browser runs no script', async () => {

@@ -31,6 +31,7 @@ beforeAll(async () => {
   const pingPath = `/v1/ping/${pingTokenOf(f.ctx.runtime, nightly)}`;
   for (const [suffix, body] of [['/start', ''], ['/0', 'dumped 2.1 GiB\n'.repeat(40)], ['/start', ''], ['/fail', 'pg_dump: error: connection to server failed']]) await f.post(`${pingPath}${suffix}`, body);
   const secret = await f.post('/v1/secrets', { name: 'API_KEY', value: 'value' });
+  const statusPage = await f.post('/v1/status-pages', { name: 'Acme status', job_ids: [job.id, failing.id], monitor_ids: [nightly.id] });
   // Host limits, a host cooling down (the one the waiting run called), and an attempt that waited for its host.
   await aHostLimit(f.ctx.runtime, f.workspaceId, 'api.example.com', { max_concurrency: 5, max_per_second: 20 });
   await aHostLimit(f.ctx.runtime, f.workspaceId, 'a-rather-long-host-name.internal.example.com', { max_per_second: 0.5 });
@@ -53,6 +54,8 @@ beforeAll(async () => {
     ['secrets', '/console/secrets'],
     ['secret', `/console/secrets/${secret.body.id}`],
     ['hosts', '/console/hosts'],
+    ['status-pages', '/console/status-pages'],
+    ['status-page', `/console/status-pages/${statusPage.body.id}`],
     ['not-found', '/console/jobs/job_missing'],
   );
 });
@@ -112,7 +115,7 @@ it('works from the keyboard: a skip link first, landmarks, the navigation names,
   expect(await page.getByRole('banner').count()).toBe(1);
   expect(await page.getByRole('main').count()).toBe(1);
   const nav = page.getByRole('navigation', { name: 'Console' });
-  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Executions', 'Dead letters', 'Monitors', 'Channels', 'Secrets', 'Host limits', 'Tokens', 'Audit log', 'New job']);
+  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Executions', 'Dead letters', 'Monitors', 'Channels', 'Secrets', 'Host limits', 'Tokens', 'Audit log', 'Status pages', 'New job']);
   expect(await nav.getByRole('link', { name: 'Jobs' }).getAttribute('aria-current')).toBe('page');
 });
 

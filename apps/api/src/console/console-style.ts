@@ -81,6 +81,25 @@ button:disabled { cursor: default; color: #6e7781; background: #f6f8fa; }
 .strip .o-failed { background: #cf222e; }
 .strip .o-running, .strip .o-queued { background: #54aeff; }
 .strip .o-waiting { background: #d4a72c; }
+ul.windows { list-style: none; display: flex; gap: .75rem; margin: 0 0 .75rem; padding: 0; }
+ul.windows a[aria-current] { font-weight: 700; color: var(--fg); text-decoration: none; border-bottom: 2px solid var(--focus); }
+figure.stats { margin: .5rem 0; min-width: 0; }
+.stats-body { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1.5rem; }
+@media (min-width: 60rem) { .stats-body { grid-template-columns: minmax(16rem, 1fr) minmax(0, 2fr); } }
+svg.stats-chart { display: block; width: 100%; height: 8rem; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+svg.stats-chart .axis { stroke: #8c959f; stroke-width: 1; }
+svg.stats-chart .p50 { stroke: #0969da; stroke-width: 2; fill: none; }
+svg.stats-chart .p95 { stroke: #8250df; stroke-width: 2; stroke-dasharray: 4 3; fill: none; }
+svg.stats-chart .ok { fill: #2da44e; }
+svg.stats-chart .bad { fill: #cf222e; }
+ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 .35rem; padding: 0; font-size: .88rem; color: var(--muted); }
+ul.legend .key { display: inline-block; width: 1rem; height: .6rem; margin-right: .35rem; border-radius: 2px; vertical-align: middle; }
+ul.legend .key.p50 { background: #0969da; height: 3px; }
+ul.legend .key.p95 { height: 0; border-top: 3px dashed #8250df; }
+ul.legend .key.ok { background: #2da44e; }
+ul.legend .key.bad { background: #cf222e; }
+.axis-ends { display: flex; justify-content: space-between; font-size: .85rem; color: var(--muted); margin-top: .2rem; }
+details.stats-figures { margin-top: .5rem; }
 
 ol.fire-strip { list-style: none; margin: .5rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: .35rem; }
 ol.fire-strip li { display: flex; flex-direction: column; min-width: 8.5rem; padding: .3rem .5rem; border-radius: 6px; border-left: 5px solid #8c959f; background: #f6f8fa; font-size: .85rem; }
@@ -144,6 +163,9 @@ p.label { font-weight: 600; margin: .5rem 0 0; }
 .inline-form .field { margin: 0; flex: 1 1 12rem; }
 .copy-row { display: flex; gap: .5rem; align-items: center; }
 .copy-row input { flex: 1 1 auto; min-width: 0; }
+fieldset.checks { margin-top: .75rem; }
+.check { display: flex; gap: .5rem; align-items: center; margin: .35rem 0; }
+.check input { width: 1.1rem; height: 1.1rem; flex: none; }
 .pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
 .test-result { margin-top: .35rem; }
 .center-card { max-width: 26rem; margin: 3rem auto; }

@@ -18,6 +18,7 @@ import { monitorsRoutes } from './routes/monitors.routes.js';
 import { hostsRoutes } from './routes/hosts.routes.js';
 import { secretsRoutes } from './routes/secrets.routes.js';
 import { tagsRoutes } from './routes/tags.routes.js';
+import { statusPagesRoutes } from './routes/status-pages.routes.js';
 import { signInRoutes } from './routes/sign-in.routes.js';
 import { clearSessionCookie, requireSession, signedIn } from './session.js';
 import { actorOf, requirePermission, type RouteOf } from '../middleware/auth.js';
@@ -98,6 +99,7 @@ export function consoleRouter(
   router.use(accessRoutes(deps));
   router.use('/hosts', hostsRoutes(deps));
   router.use('/tags', tagsRoutes(deps));
+  router.use('/status-pages', statusPagesRoutes(deps));
   router.use(consoleNotFound(deps));
   router.use(consoleErrors(deps));
   return router;

@@ -30,6 +30,9 @@ const NOTICES: Record<string, string> = {
   'host-limits-removed': 'Host limits and cool-down removed.',
   'tag-paused': 'Jobs paused: {n}.',
   'tag-resumed': 'Jobs resumed: {n}.',
+  'status-page-created': 'Status page created: copy its public URL to share it.',
+  'status-page-saved': 'Status page saved.',
+  'status-page-deleted': 'Status page deleted: its public URL no longer works.',
 };
 
 export function noticeFor(query: Record<string, unknown>): string | null {

@@ -42,6 +42,9 @@ export const paths = {
   hostDelete: at('hosts', 'delete'),
   jobsTagged: (tag: string) => `${at('jobs')}?${new URLSearchParams({ tag })}`,
   tagAction: (tag: string, action: 'pause' | 'resume') => at('tags', tag, action),
+  statusPages: at('status-pages'),
+  statusPage: (id: string) => at('status-pages', id),
+  statusPageDelete: (id: string) => at('status-pages', id, 'delete'),
 };
 
 /** A console path a sign-in may return to: only this console's own pages, never another site. */

@@ -202,6 +202,11 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /console/tokens': 'write',
   'POST /console/tokens/:id/delete': 'write',
   'GET /console/audit': 'read',
+  'GET /console/status-pages': 'read',
+  'POST /console/status-pages': 'write',
+  'GET /console/status-pages/:id': 'read',
+  'POST /console/status-pages/:id': 'write',
+  'POST /console/status-pages/:id/delete': 'write',
 };
 
 /** The permission of a route (method and Express pattern); undefined when the table lacks it. */

@@ -85,6 +85,9 @@ export const CONSOLE_FORMS: Record<string, ConsoleForms> = {
   'POST /console/tokens/:id/delete': (): FormFields[] => [{}, { confirmed: 'yes' }],
   'POST /console/hosts': (): FormFields[] => [{ host: 'fuzz-console.example.com', max_concurrency: '5', max_per_second: '' }, { host: 'API.example.com', max_concurrency: '', max_per_second: '2.5' }],
   'POST /console/hosts/delete': (): FormFields[] => [{ host: 'fuzz.example.com' }, { host: 'fuzz.example.com', confirmed: 'yes' }],
+  'POST /console/status-pages': (ids): FormFields[] => [{ name: 'fuzzed page' }, { name: 'fuzzed page', job_ids: own(ids, 'job'), monitor_ids: own(ids, 'monitor') }],
+  'POST /console/status-pages/:id': (ids): FormFields[] => [{ name: 'renamed page', job_ids: own(ids, 'job') }, { name: 'renamed page' }],
+  'POST /console/status-pages/:id/delete': (): FormFields[] => [{}, { confirmed: 'yes' }],
   'POST /console/sign-out': (): FormFields[] => [{}],
 };
 

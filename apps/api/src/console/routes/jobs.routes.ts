@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
+import { STATS_WINDOWS } from '@cronsvc/contracts';
 import {
-  AppError, countTagged, createJob, listTags, createRule, deleteJob, deleteRule, findJob, jobFire, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
+  AppError, countTagged, createJob, listTags, createRule, deleteJob, deleteRule, findJob, jobFire, jobStats, listChannels, listExecutions, listJobFires, listJobs, listRules, missedCounts,
   pauseJob, recentOutcomes, resumeJob, runNow, serializeChannel, serializeExecutionSummary, serializeJob, serializeJobSummary, serializeRule, upcomingFires,
   updateJob, type JobRow,
 } from '@cronsvc/core';
@@ -102,11 +103,14 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
     const row = await findJob(deps.db, ws, req.params.id);
     const job = show(row);
     const scheduled = job.overlap_policy !== undefined;
-    const [executions, rules, channels, ledger] = await Promise.all([
+    const window = STATS_WINDOWS.find((w) => w === req.query.window) ?? '24h';
+    const [executions, rules, channels, ledger, stats, outcomes] = await Promise.all([
       listExecutions(deps, ws, { limit: String(RECENT) }, row.id),
       listRules(deps, ws, { kind: 'job', id: row.id }, { limit: '100' }),
       listChannels(deps, ws, { limit: '100' }),
       scheduled ? listJobFires(deps, ws, row.id, { limit: String(RECENT_FIRES) }) : null,
+      jobStats(deps, row.id, { window }),
+      recentOutcomes(deps, ws, [row.id], RECENT),
     ]);
     const view = {
       job,
@@ -115,6 +119,8 @@ export function jobsRoutes(deps: ConsoleDeps): Router {
       executions: executions.data.map(serializeExecutionSummary),
       rules: rules.data.map((r) => serializeRule(r, deps.clock.now())),
       channels: channels.data.map((c) => serializeChannel(c, deps.config.secretsEncryptionKey)),
+      stats,
+      outcomes: outcomes.get(row.id) ?? [],
     };
     sendPage(res, 200, jobView(viewContext(deps, req, res), view));
   });

@@ -1,4 +1,5 @@
-import { JOB_RULE_EVENTS, type Channel, type ExecutionSummary, type Fire, type Job, type Rule } from '@cronsvc/contracts';
+import { JOB_RULE_EVENTS, type Channel, type ExecutionSummary, type Fire, type Job, type JobStats, type Rule } from '@cronsvc/contracts';
+import type { Outcome } from '@cronsvc/core';
 import { duration, scheduleInWords, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import type { FieldErrors, FormValues } from '../form-parsing.js';
@@ -6,6 +7,7 @@ import { paths } from '../paths.js';
 import type { StepsEditor } from '../step-form.js';
 import { badgeSection } from './badge-copy.view.js';
 import { fireStrip } from './fire-strip.view.js';
+import { statsSection } from './job-stats.view.js';
 import { jobForm } from './job-form.view.js';
 import { ruleState } from './rule-state.view.js';
 import { allowed, badge, csrfField, page, postButton, type ViewContext } from './layout.js';
@@ -19,6 +21,9 @@ export interface JobPage {
   executions: ExecutionSummary[];
   rules: Rule[];
   channels: Channel[];
+  /** The job's statistics over the window asked for, and its last outcomes, oldest first. */
+  stats: JobStats;
+  outcomes: Outcome[];
 }
 
 /** A job form as shown: the values, the API's messages by field, and the step list. */
@@ -128,6 +133,7 @@ ${postButton(ctx, paths.jobAction(job.id, 'delete'), 'Delete', { className: 'dan
 <section class="card" aria-labelledby="schedule-heading"><h2 id="schedule-heading">Schedule</h2><p><strong>${scheduleInWords(job)}</strong></p>${nextFires(ctx, job, view.fires)}</section>
 <section class="card" aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>${details(ctx, job)}</section>
 </div>
+${statsSection(job.id, view.stats, view.outcomes)}
 ${badgeSection(job.name, job.badge_url)}
 ${view.ledger ? html`<section class="card" aria-labelledby="ledger-heading"><h2 id="ledger-heading">Recent fires</h2>${fireStrip(view.ledger, ctx.now)}</section>` : ''}
 <section class="card" aria-labelledby="recent-heading"><h2 id="recent-heading">Recent executions</h2>${recentExecutions(ctx, job, view.executions)}</section>

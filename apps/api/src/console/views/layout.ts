@@ -18,7 +18,7 @@ export interface ViewContext {
 /** Whether a page shows the control that posts to `path` (docs/CONSOLE.md, "Scopes"). */
 export const allowed = (ctx: Pick<ViewContext, 'may'>, path: string): boolean => ctx.may?.(path) ?? true;
 
-export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'hosts' | 'tokens' | 'audit' | 'new-job';
+export type Section = 'jobs' | 'executions' | 'dead-letters' | 'monitors' | 'channels' | 'secrets' | 'hosts' | 'tokens' | 'audit' | 'status-pages' | 'new-job';
 
 const NAV: [Section, string, string][] = [
   ['jobs', 'Jobs', paths.jobs],
@@ -30,6 +30,7 @@ const NAV: [Section, string, string][] = [
   ['hosts', 'Host limits', paths.hosts],
   ['tokens', 'Tokens', paths.tokens],
   ['audit', 'Audit log', paths.audit],
+  ['status-pages', 'Status pages', paths.statusPages],
   ['new-job', 'New job', paths.newJob],
 ];
 
