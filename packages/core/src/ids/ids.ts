@@ -37,7 +37,13 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** A random secret token with at least 256 bits of entropy. */
+/**
+ * A random secret token with at least 256 bits of entropy. Never one that opens with `-`: a token
+ * given to a command (`cronsvc ping <token>`, curl) would read as an option.
+ */
 export function newToken(prefix = ''): string {
-  return prefix + randomBytes(32).toString('base64url');
+  for (;;) {
+    const token = prefix + randomBytes(32).toString('base64url');
+    if (!token.startsWith('-')) return token;
+  }
 }
