@@ -112,8 +112,9 @@ it('starts with npm run dev, which prints a curl that works when pasted', async 
     NODE_OPTIONS: '',
   });
   const pasted = await waitFor(() => /^ {2}(curl .*)$/m.exec(service.output())?.[1], { timeoutMs: 120_000, what: () => `the curl of npm run dev (output: ${service.output()})` });
-  // The well-known token is reachable from this machine only.
-  expect(service.output()).toContain(`(listening on 127.0.0.1:${apiPort})`);
+  // The well-known token is reachable from this machine only; the addresses follow the curl line
+  // once the API has answered the supervisor.
+  await waitFor(() => service.output().includes(`(listening on 127.0.0.1:${apiPort})`), { what: () => `the addresses (output: ${service.output()})` });
   const job = JSON.parse((await run(pasted)).stdout) as { id: string; kind: string };
   expect(job).toMatchObject({ id: expect.stringMatching(/^job_/), kind: 'one_time' });
   const { data } = await api<{ data: Execution[] }>('GET', `/v1/jobs/${job.id}/executions`);
