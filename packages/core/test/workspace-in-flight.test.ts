@@ -164,8 +164,11 @@ it('keeps the counters exact under executors claiming, renewing, recording and r
           else await recordAttempt({ ...ctx.runtime, pool: executors[n].pool }, exe, exe.attemptCount + 1, new Date(), i % 3 === 1 ? retry : success);
         }),
       );
-      // Retries come due at once.
-      await executors[n].pool.query(`UPDATE executions SET next_attempt_at = now() WHERE status = 'running' AND locked_until IS NULL`);
+      // Retries come due at once. Three of these run together: each takes its rows in one order and
+      // skips those another holds (they come due in its own pass), so the test itself never deadlocks.
+      await executors[n].pool.query(`
+        UPDATE executions SET next_attempt_at = now()
+         WHERE id IN (SELECT id FROM executions WHERE status = 'running' AND locked_until IS NULL ORDER BY id FOR UPDATE SKIP LOCKED)`);
     }
   };
   await Promise.all([0, 1, 2].map(rounds));
