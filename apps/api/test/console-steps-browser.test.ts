@@ -46,7 +46,7 @@ it('shows each step with the fields of its type, and adds, moves and removes ste
   await page.getByLabel('Step 3 Message').fill('Ship {{context.build_id}}?');
   await page.getByRole('button', { name: 'Move up step 3' }).click();
   await waitFor(async () => ((await ids(page)).join() === 'build,review,deploy' ? true : undefined), { what: 'review moved up' });
-  expect(await page.evaluate('document.activeElement.id')).toBe('step-1-up');
+  await waitFor(async () => ((await page.evaluate('document.activeElement.id')) === 'step-1-up' ? true : undefined), { what: 'the focus on step-1-up' });
   await page.keyboard.press('Enter');
   await waitFor(async () => ((await ids(page)).join() === 'review,build,deploy' ? true : undefined), { what: 'review moved up again, from the keyboard' });
   await expect(page.getByLabel('Step 1 Message').inputValue()).resolves.toBe('Ship {{context.build_id}}?');
@@ -55,7 +55,8 @@ it('shows each step with the fields of its type, and adds, moves and removes ste
   await waitFor(async () => ((await ids(page)).join() === 'review,build' ? true : undefined), { what: 'deploy removed' });
   await page.getByRole('button', { name: 'Add wait_for_webhook step' }).click();
   await waitFor(async () => ((await ids(page)).join() === 'review,build,step-3' ? true : undefined), { what: 'a wait step added' });
-  expect(await page.evaluate('document.activeElement.id')).toBe('step-2-id');
+  // The focus moves to the new step once it has settled, a moment after it shows.
+  await waitFor(async () => ((await page.evaluate('document.activeElement.id')) === 'step-2-id' ? true : undefined), { what: 'the focus on the new step' });
   await page.getByLabel('Step 3 ID').fill('hold');
   await page.getByLabel('Step 3 On timeout').selectOption('continue');
 
@@ -63,7 +64,10 @@ it('shows each step with the fields of its type, and adds, moves and removes ste
   await page.getByLabel('Step 2 Type').selectOption('approval');
   await page.getByLabel('Step 2 Message').waitFor();
   expect(await page.getByLabel('Step 2 URL').count()).toBe(0);
-  expect(await page.evaluate('document.activeElement.id')).toBe('step-1-type');
+  // The focus goes back to the type once the swapped step has settled, a moment after it shows.
+  await waitFor(async () => ((await page.evaluate('document.activeElement.id')) === 'step-1-type' ? true : undefined), {
+    what: 'the focus back on the type of step 2',
+  });
   await page.getByLabel('Step 2 Message').fill('Really?');
   expect(await page.evaluate('window.notReloaded')).toBe(true);
   expect(await accessibilityProblems(page)).toEqual([]);
@@ -130,7 +134,7 @@ it('shows the API’s messages next to the step fields they are about, and keeps
   await expect(page.getByLabel('Step 1 URL').inputValue()).resolves.toBe('not a url');
   // The summary at the top links to each field.
   await page.getByRole('alert').getByRole('link', { name: 'Step 1 URL' }).click();
-  expect(await page.evaluate('document.activeElement.id')).toBe('step-0-url');
+  await waitFor(async () => ((await page.evaluate('document.activeElement.id')) === 'step-0-url' ? true : undefined), { what: 'the focus on step-0-url' });
   expect(await accessibilityProblems(page)).toEqual([]);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'workflow-edit-errors.png'), fullPage: true });
   expect((await apiSteps(id)).map((s) => s.id)).toEqual(['build', 'deploy', 'review']);
