@@ -1,4 +1,4 @@
-import { reclaimExecutions, repeat, type Reclaimed, type Runtime } from '@cronsvc/core';
+import { reclaimExecutions, type Reclaimed, type Runtime, watchDeadWorkers } from '@cronsvc/core';
 
 // How often an executor looks for executors whose heartbeat stopped: a row read on a tiny table.
 // A dead executor's work is taken over within EXECUTOR_DEAD_AFTER_MS plus this.
@@ -15,31 +15,14 @@ const DUE_LIMIT = 10_000;
  */
 export function watchDeadExecutors(runtime: Runtime, options: { dueWithinMs: number; take: (reclaimed: Reclaimed) => void }): { stop(): Promise<void> } {
   const { config, logger } = runtime;
-  // When this executor's own database access fails (a restart, a network cut), every executor's
-  // heartbeat goes quiet with it: for EXECUTOR_DEAD_AFTER_MS after it works again, this one judges
-  // nobody, and the others, alive, beat again meanwhile.
-  let failing = false;
-  let judgeFrom = 0;
-  const check = async () => {
-    if (failing || Date.now() < judgeFrom) {
-      await runtime.pool.query('SELECT 1');
-      if (failing) judgeFrom = Date.now() + config.executorDeadAfterMs;
-      failing = false;
-      return;
-    }
-    const reclaimed = await reclaimExecutions(runtime.pool, {
-      workerId: runtime.workerId,
-      deadAfterMs: config.executorDeadAfterMs,
-      dueWithinMs: options.dueWithinMs,
-      dueLimit: DUE_LIMIT,
-    });
-    if (reclaimed.workers.length === 0) return;
-    logger.warn('took over the work of executors whose heartbeat stopped', { workers: reclaimed.workers, running: reclaimed.running.length, due: reclaimed.due.length });
-    options.take(reclaimed);
-  };
-  const stop = repeat('looking for dead executors', check, CHECK_INTERVAL_MS, (name, error) => {
-    if (!failing) logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
-    failing = true;
+  return watchDeadWorkers(runtime, {
+    what: 'executors',
+    intervalMs: CHECK_INTERVAL_MS,
+    deadAfterMs: config.executorDeadAfterMs,
+    reclaim: () => reclaimExecutions(runtime.pool, { workerId: runtime.workerId, deadAfterMs: config.executorDeadAfterMs, dueWithinMs: options.dueWithinMs, dueLimit: DUE_LIMIT }),
+    take: (reclaimed) => {
+      logger.warn('took over the work of executors whose heartbeat stopped', { workers: reclaimed.workers, running: reclaimed.running.length, due: reclaimed.due.length });
+      options.take(reclaimed);
+    },
   });
-  return { stop };
 }

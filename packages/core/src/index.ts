@@ -52,7 +52,7 @@ export {
   keepCompleted, openQueue, type QueueConnection, type QueueLossReason, type Queues, queueSentinelKey, watchQueueLoss
 } from './queues/index.js';
 export {
-  announce, createRuntime, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints, repeat, runService, type Runtime, serveScrapes,
+  announce, createRuntime, HEARTBEAT_STALE_SECONDS, operatorEndpoints, type OperatorEndpoints, repeat, runService, watchDeadWorkers, type Runtime, serveScrapes,
   serviceLogger, startHeartbeat, startUp, storesEnv, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS
 } from './runtime/index.js';
 export { requestSchemas } from './request-schemas.js';
