@@ -10,12 +10,13 @@
 // ("Before and after") holds what it measured.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { repoRoot, spawnManaged, stopAll } from '../harness/processes.js';
+import { CLOCK_TICKS_PER_SECOND, cpuTicks, repoRoot, spawnManaged, stopAll } from '../harness/processes.js';
 import { createDatabase, databaseUrl, deleteByPrefix, dropDatabase, REDIS_URL } from '../harness/stores.js';
 import { startTarget } from '../harness/target.js';
+import { parseCpuTicks } from '../lib/proc.js';
 import { summarize } from '../lib/stats.js';
 
 const argv = process.argv.slice(2);
@@ -42,6 +43,41 @@ const auth = { Authorization: `Bearer ${token}` };
 async function succeeded(): Promise<number> {
   const res = await fetch(`${baseUrl}/v1/executions?status=succeeded&limit=1`, { headers: auth });
   return ((await res.json()) as { total: number }).total;
+}
+
+// CPU is steadier than a rate on a shared machine: the ticks spent by the supervisor and every
+// process under it, and by the Postgres backends of the run's database (their command line names
+// it), over the measured window.
+function serviceTicks(rootPid: number): { service: number; postgres: number } {
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  const postgres: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      ticks.set(pid, parseCpuTicks(stat));
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (command.startsWith('postgres: ') && command.includes(` postgres ${dbName} `)) postgres.push(pid);
+    } catch {
+      // The process ended while the table was read.
+    }
+  }
+  const inService = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) if (p === rootPid) return true;
+    return false;
+  };
+  let service = 0;
+  for (const [pid, t] of ticks) if (inService(pid)) service += t;
+  return { service, postgres: postgres.reduce((sum, pid) => sum + (ticks.get(pid) ?? 0), 0) };
+}
+
+/** Busy ticks of the whole machine (every state but idle and iowait), from /proc/stat. */
+function machineTicks(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return fields.reduce((a, b) => a + b, 0) - fields[3] - fields[4];
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -85,6 +121,7 @@ try {
   await waitFor('the warm-up to run', async () => (await succeeded()) >= 200, 60_000);
   await target.reset();
 
+  const cpuBefore = { ...serviceTicks(service.pid), machine: machineTicks(), self: cpuTicks(process.pid) ?? 0 };
   const latencies: number[] = [];
   let next = 0;
   let failures = 0;
@@ -104,6 +141,8 @@ try {
   const created = performance.now();
   await waitFor('every execution to succeed', async () => (await succeeded()) >= jobs + 200, 600_000);
   const done = performance.now();
+  const cpuAfter = { ...serviceTicks(service.pid), machine: machineTicks(), self: cpuTicks(process.pid) ?? 0 };
+  const msPerExecution = (key: keyof typeof cpuAfter) => (((cpuAfter[key] - cpuBefore[key]) * 1000) / CLOCK_TICKS_PER_SECOND / jobs).toFixed(3);
   const stats = await target.stats();
   const post99 = summarize(latencies);
   if (!service.alive()) throw new Error(`the service exited:\n${service.tail()}`);
@@ -111,6 +150,8 @@ try {
     `${tree}: ${jobs} one_time jobs, ${inFlight} in flight\n` +
       `  end to end: ${(jobs / ((done - started) / 1000)).toFixed(0)} executions/s (${((done - started) / 1000).toFixed(1)} s)\n` +
       `  POST /v1/jobs: ${(jobs / ((created - started) / 1000)).toFixed(0)} creates/s, p50 ${post99?.p50.toFixed(1)} ms, p99 ${post99?.p99.toFixed(1)} ms, ${failures} not 201\n` +
+      `  CPU per execution: service ${msPerExecution('service')} ms, its Postgres backends ${msPerExecution('postgres')} ms, ` +
+      `this client ${msPerExecution('self')} ms, whole machine ${msPerExecution('machine')} ms\n` +
       `  target received ${stats.total} requests (${stats.distinct} distinct)\n`,
   );
 } finally {

@@ -135,7 +135,9 @@ export async function pruneAuditEvents(deps: { pool: SqlPool }, options: { older
   let total = 0;
   for (;;) {
     const { rowCount } = await deps.pool.query(
-      'DELETE FROM audit_events WHERE id IN (SELECT id FROM audit_events WHERE created_at < $1 LIMIT $2)',
+      // By row address: the key is (workspace_id, created_at, id), and the old rows are found
+      // through the BRIN index on created_at.
+      'DELETE FROM audit_events WHERE ctid = ANY(ARRAY(SELECT ctid FROM audit_events WHERE created_at < $1 LIMIT $2))',
       [options.olderThan, batch],
     );
     total += rowCount ?? 0;
