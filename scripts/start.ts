@@ -44,14 +44,15 @@ const { config, logger, stores } = await startUp('supervisor', {
 const supervisorId = newSupervisorId();
 
 if (config.allInOne) {
-  const [{ createRuntime }, { startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
+  const [{ createRuntime, startTracing }, { startApi }, { startScheduler }, { startExecutor }, { startNotifier }] = await Promise.all([
     import('@cronsvc/core'),
     import('@cronsvc/api'),
     import('@cronsvc/scheduler'),
     import('@cronsvc/executor'),
     import('@cronsvc/notifier'),
   ]);
-  const runtime = createRuntime({ ...config, supervisor: supervisorId }, logger, { dbPoolSize: 40 });
+  const tracing = await startTracing(config, 'all', logger);
+  const runtime = createRuntime({ ...config, supervisor: supervisorId }, logger, { dbPoolSize: 40, tracing });
   const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime, { workerId: allInOneNotifierId(runtime) })];
   const signals = await allInOneSignals(runtime);
   announce(logger, runtime.config, 'all');

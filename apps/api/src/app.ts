@@ -6,6 +6,7 @@ import { PUBLIC_PREFIXES } from './middleware/public.js';
 import { limitCounter, publicRateLimit, rateLimit } from './middleware/rate-limit.js';
 import { errorHandler, notFoundRoute, nulInPath } from './middleware/errors.js';
 import { observeRequests } from './middleware/observe-requests.js';
+import { traceRequests } from './middleware/trace-requests.js';
 import { workspaceReadGate, workspaceReads } from './middleware/workspace-reads.js';
 import { requestId } from './middleware/request-id.js';
 import { routeExists, routeNamer } from './routes/route-table.js';
@@ -59,6 +60,8 @@ export function createApp(deps: ApiDeps): Express {
   // Every route's permission, from one table (apps/api/src/routes/permissions.ts), for the API and the console.
   const routes = { routeOf, exists: routeExists(app) };
   app.use(requestId, observeRequests(deps.logger, routeOf));
+  // Nothing at all unless spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT).
+  if (deps.tracing) app.use(traceRequests(deps.tracing, routeOf));
   app.use(operatorRouter(deps));
   app.use(docsRouter(deps));
   const limitStore = deps.redis ? { redis: deps.redis, prefix: deps.config.redisPrefix } : { pool: deps.pool };

@@ -87,7 +87,7 @@ export function startExecutor(runtime: Runtime): Executor {
   const attempt = async (item: Attempt): Promise<RunOutcome | 'held'> => {
     let outcome: RunOutcome;
     try {
-      outcome = await withLogContext({}, () => runAttempt(deps, item.executionId, item.workspaceId));
+      outcome = await withLogContext({}, () => runAttempt(deps, item.executionId, { workspaceId: item.workspaceId, traceparent: item.traceparent }));
     } catch (error) {
       heldBack.ended(item.workspaceId);
       throw error;
@@ -134,7 +134,7 @@ export function startExecutor(runtime: Runtime): Executor {
     })();
     track(run);
   }
-  const runHeld = (item: HeldAttempt) => runLoose({ executionId: item.executionId, attempt: item.attempt, workspaceId: item.workspaceId }, { fromLane: false });
+  const runHeld = (item: HeldAttempt) => runLoose({ executionId: item.executionId, attempt: item.attempt, workspaceId: item.workspaceId, traceparent: item.traceparent }, { fromLane: false });
   /** A queue job whose attempt is held back: it waits in the delayed set while the attempt is in its lane. */
   const waitInLane = async (job: Job<ExecutionPayload>, token: string | undefined): Promise<never> => {
     await job.moveToDelayed(Date.now() + HELD_BACK_RECHECK_MS, token);
@@ -158,7 +158,7 @@ export function startExecutor(runtime: Runtime): Executor {
   const worker = createWorker<ExecutionPayload>(
     'execution',
     (data, job, token) => track((async () => {
-      const item: Attempt = { executionId: data.executionId, attempt: data.attempt, workspaceId: data.workspaceId };
+      const item: Attempt = { executionId: data.executionId, attempt: data.attempt, workspaceId: data.workspaceId, traceparent: data.traceparent };
       if (data.runAt !== undefined && data.runAt > Date.now() && holdUntil(item, data.runAt)) return;
       // Held back by its workspace's fair share: it waits in its lane, Postgres keeps the execution queued.
       if (!heldBack.admit(item)) return waitInLane(job, token);

@@ -7,6 +7,8 @@ export interface HeldAttempt {
   workspaceId?: string;
   /** When it is due, ms since the epoch. */
   runAt: number;
+  /** The enqueue's span, as the queue payload carried it. */
+  traceparent?: string;
 }
 
 /**

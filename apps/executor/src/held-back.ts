@@ -5,6 +5,8 @@ export interface Attempt {
   attempt: number;
   /** Unknown for a queue job of an older version: such an attempt is never held back here. */
   workspaceId?: string;
+  /** The enqueue's span, as the queue payload carried it: the claim's parent (docs/adr/030-spans-exported-over-otlp.md). */
+  traceparent?: string;
 }
 
 export type HeldBackAttempt = Attempt & { workspaceId: string };

@@ -56,6 +56,7 @@ export {
   serviceLogger, startHeartbeat, startUp, storesEnv, supervisedWorkers, SUPERVISED_ENV, WORKER_KINDS
 } from './runtime/index.js';
 export { requestSchemas } from './request-schemas.js';
+export { parseTraceparent, startTracing, type OpenSpan, type RequestSpan, type SpanAttributes, type Tracing } from './tracing/index.js';
 export { ClaimsInHand, runAttempt, type RunOutcome } from './runners/index.js';
 export { fireDueJobs } from './schedules/index.js';
 export { createSecret, deleteSecret, findSecret, listSecrets, serializeSecret, updateSecret } from './secrets/index.js';

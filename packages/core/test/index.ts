@@ -17,3 +17,4 @@ export * from './prometheus-text.js';
 export * from './service-process.js';
 export * from './redis-server.js';
 export * from './database-stores.js';
+export * from './otlp-receiver.js';

@@ -85,3 +85,18 @@ describe('loadConfig for stores past one machine', () => {
     ]);
   });
 });
+
+describe('loadConfig for traces', () => {
+  it('is off without OTEL_EXPORTER_OTLP_ENDPOINT, and appends the traces path to it', () => {
+    expect(loadConfig({}, keyFile).otlpTracesUrl).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, keyFile).otlpTracesUrl).toBe('http://collector:4318/v1/traces');
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example.com/base/' }, keyFile).otlpTracesUrl).toBe('https://otel.example.com/base/v1/traces');
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' })).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT: must be an absolute URL with the scheme http|https']);
+  });
+
+  it('reads OTEL_EXPORTER_OTLP_HEADERS as name=value pairs, values percent-decoded', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=abc%3D, x-tenant = t1' }, keyFile).otlpHeaders).toEqual({ 'x-honeycomb-team': 'abc=', 'x-tenant': 't1' });
+    expect(loadConfig({}, keyFile).otlpHeaders).toEqual({});
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign' })).toEqual(['OTEL_EXPORTER_OTLP_HEADERS: must be name=value[,name=value...] (values URL-encoded)']);
+  });
+});

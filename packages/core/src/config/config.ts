@@ -113,9 +113,38 @@ export interface Config {
    * children; undefined for an app started on its own.
    */
   readonly supervisor: string | undefined;
+  /**
+   * Where spans are sent (OTLP/HTTP): OTEL_EXPORTER_OTLP_ENDPOINT with the traces path; undefined
+   * when it is unset, and then tracing is off and the SDK is never loaded (docs/OPERATIONS.md, "Traces").
+   */
+  readonly otlpTracesUrl: string | undefined;
+  /** Headers of every export (OTEL_EXPORTER_OTLP_HEADERS: an API key of a hosted backend). */
+  readonly otlpHeaders: Readonly<Record<string, string>>;
+  /** The resource's `service.name` (OTEL_SERVICE_NAME); undefined: `cronsvc-<app>`. */
+  readonly otelServiceName: string | undefined;
 }
 
 const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
+// The OpenTelemetry form: comma-separated name=value pairs, values percent-encoded.
+const OTLP_HEADERS = /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*=[^,]*(,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*=[^,]*)*$/;
+
+/** OTEL_EXPORTER_OTLP_HEADERS as an object; a value that is not valid percent-encoding is taken as written. */
+function otlpHeaders(value: string | undefined): Record<string, string> {
+  if (!value) return {};
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  return Object.fromEntries(
+    value.split(',').map((pair) => {
+      const at = pair.indexOf('=');
+      return [pair.slice(0, at).trim(), decode(pair.slice(at + 1).trim())];
+    }),
+  );
+}
 const MAKE_KEY = 'make one with: openssl rand -base64 32';
 
 const schema = Joi.object({
@@ -174,6 +203,11 @@ const schema = Joi.object({
   FIRE_LATE_AFTER_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   QUEUE_DASHBOARD_ACTIONS: Joi.boolean().truthy('1').falsy('0').default(false),
   [SUPERVISED_ENV]: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
+  OTEL_EXPORTER_OTLP_HEADERS: Joi.string()
+    .pattern(OTLP_HEADERS)
+    .messages({ 'string.pattern.base': 'must be name=value[,name=value...] (values URL-encoded)' }),
+  OTEL_SERVICE_NAME: Joi.string().max(200),
 }).unknown(true);
 
 // Tokens that guard the admin API and a whole workspace; in production one short enough to guess
@@ -276,5 +310,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, devKeyFile = DE
     fireLateAfterMs: value.FIRE_LATE_AFTER_SECONDS * 1_000,
     queueDashboardActions: value.QUEUE_DASHBOARD_ACTIONS,
     supervisor: value[SUPERVISED_ENV],
+    // The standard's rule for the base endpoint: the signal's path is appended to it.
+    otlpTracesUrl: value.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : `${value.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`,
+    otlpHeaders: Object.freeze(otlpHeaders(value.OTEL_EXPORTER_OTLP_HEADERS)),
+    otelServiceName: value.OTEL_SERVICE_NAME,
   });
 }

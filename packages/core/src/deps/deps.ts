@@ -2,6 +2,7 @@ import type { Config } from '../config/config.js';
 import type { Db, SqlPool } from '../db/client.js';
 import type { Logger } from '../logging/logger.js';
 import type { Queues } from '../queues/queues.js';
+import type { Tracing } from '../tracing/tracing.js';
 
 export interface Clock {
   now(): Date;
@@ -18,4 +19,6 @@ export interface Deps {
   clock: Clock;
   logger: Logger;
   config: Config;
+  /** Spans exported over OTLP (docs/adr/030-spans-exported-over-otlp.md); absent when OTEL_EXPORTER_OTLP_ENDPOINT is unset. */
+  tracing?: Tracing;
 }

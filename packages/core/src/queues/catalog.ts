@@ -8,7 +8,7 @@ export const catalog = {
   execution: {
     queue: 'executions',
     job: 'execution.run',
-    schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required(), runAt: Joi.number(), workspaceId: Joi.string() }).unknown(true),
+    schema: Joi.object({ executionId: Joi.string().required(), attempt: Joi.number().integer().min(1).required(), runAt: Joi.number(), workspaceId: Joi.string(), traceparent: Joi.string() }).unknown(true),
   },
   delivery: {
     queue: 'deliveries',
@@ -32,6 +32,11 @@ export interface ExecutionPayload {
    * (docs/adr/022-fair-share-between-workspaces.md). Absent from jobs queued by older versions.
    */
   workspaceId?: string;
+  /**
+   * The enqueue's span (docs/adr/030-spans-exported-over-otlp.md), the parent of the claim's; only
+   * when spans are exported, and absent from jobs queued by older versions.
+   */
+  traceparent?: string;
 }
 
 export interface DeliveryPayload {

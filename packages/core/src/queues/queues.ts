@@ -3,6 +3,7 @@ import { catalog, deliveryJobId, executionJobId, type DeliveryPayload, type Exec
 import { GroupCommit } from '../db/group-commit.js';
 import { openQueue, type QueueConnection } from './queue-connection.js';
 import { isConnectionError, type RedisOutage } from './redis-outage.js';
+import type { Tracing } from '../tracing/tracing.js';
 
 export interface ExecutionEnqueue {
   executionId: string;
@@ -10,6 +11,8 @@ export interface ExecutionEnqueue {
   runAt: Date;
   /** The execution's workspace, carried in the payload for the executor's fair share. */
   workspaceId?: string;
+  /** The enqueue's span, the parent of the claim's, set here when spans are exported. */
+  traceparent?: string;
 }
 
 export interface DeliveryEnqueue {
@@ -147,9 +150,32 @@ class HeldAdds<T> {
   }
 }
 
+/**
+ * Runs `send` for `items`, each in an `execution.enqueue` span whose traceparent its payload
+ * carries to the claim (docs/adr/030-spans-exported-over-otlp.md); without tracing, just `send`.
+ */
+async function tracedEnqueue(tracing: Tracing | undefined, items: ExecutionEnqueue[], requeue: boolean, send: (items: ExecutionEnqueue[]) => Promise<void>): Promise<void> {
+  if (!tracing || items.length === 0) return send(items);
+  const spans = items.map((item) =>
+    tracing.start({
+      name: 'execution.enqueue',
+      kind: 'producer',
+      traceKey: item.executionId,
+      attributes: { 'cronsvc.execution_id': item.executionId, 'cronsvc.attempt': item.attempt, 'cronsvc.run_at': item.runAt.toISOString(), 'cronsvc.requeue': requeue },
+    }),
+  );
+  try {
+    await send(items.map((item, i) => ({ ...item, traceparent: spans[i].traceparent })));
+  } catch (error) {
+    for (const span of spans) span.end({ error: (error as Error).message });
+    throw error;
+  }
+  for (const span of spans) span.end();
+}
+
 export function createQueues(
   connection: QueueConnection,
-  options: { now?: () => number; timeoutMs?: number; deliverEarlyMs?: number; onError?: (error: Error) => void; outage?: RedisOutage } = {},
+  options: { now?: () => number; timeoutMs?: number; deliverEarlyMs?: number; onError?: (error: Error) => void; outage?: RedisOutage; tracing?: Tracing } = {},
 ): Queues {
   const now = options.now ?? Date.now;
   // Redis notices the end of a blocking wait only on its next tick (every 100 ms at the default
@@ -167,7 +193,13 @@ export function createQueues(
   // Delays count from the moment of the call, however long the add waits for its batch.
   const executionAdd = (t: number) => (item: ExecutionEnqueue): QueueAdd => ({
     name: catalog.execution.job,
-    data: { executionId: item.executionId, attempt: item.attempt, runAt: item.runAt.getTime(), ...(item.workspaceId ? { workspaceId: item.workspaceId } : {}) },
+    data: {
+      executionId: item.executionId,
+      attempt: item.attempt,
+      runAt: item.runAt.getTime(),
+      ...(item.workspaceId ? { workspaceId: item.workspaceId } : {}),
+      ...(item.traceparent ? { traceparent: item.traceparent } : {}),
+    },
     opts: { ...baseOptions, jobId: executionJobId(item.executionId, item.attempt), timestamp: t, delay: Math.max(0, item.runAt.getTime() - t - early) },
   });
   const deliveryAdd = (t: number) => (item: DeliveryEnqueue): QueueAdd => ({
@@ -185,7 +217,7 @@ export function createQueues(
     const stale = adds.map((a) => a.opts.jobId as string).filter((id) => failed.has(id));
     await bounded(Promise.all(stale.map((id) => queue.remove(id))), timeoutMs);
   };
-  const { outage } = options;
+  const { outage, tracing } = options;
   const heldExecutions = new HeldAdds<ExecutionEnqueue>((item) => executionJobId(item.executionId, item.attempt));
   const heldDeliveries = new HeldAdds<DeliveryEnqueue>((item) => deliveryJobId(item.deliveryId, item.attempt));
   const requeueExecutions = async (items: ExecutionEnqueue[]) => {
@@ -216,13 +248,13 @@ export function createQueues(
   outage?.onBack(addHeld);
   return {
     async enqueueExecutions(items) {
-      await orHeld(heldExecutions, items, (i) => add(addExecutions, i.map(executionAdd(now()))));
+      await tracedEnqueue(tracing, items, false, (traced) => orHeld(heldExecutions, traced, (i) => add(addExecutions, i.map(executionAdd(now())))));
     },
     async enqueueDeliveries(items) {
       await orHeld(heldDeliveries, items, (i) => add(addDeliveries, i.map(deliveryAdd(now()))));
     },
     async requeueExecutions(items) {
-      await orHeld(heldExecutions, items, requeueExecutions);
+      await tracedEnqueue(tracing, items, true, (traced) => orHeld(heldExecutions, traced, requeueExecutions));
     },
     async requeueDeliveries(items) {
       await orHeld(heldDeliveries, items, requeueDeliveries);

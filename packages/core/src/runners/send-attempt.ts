@@ -11,6 +11,7 @@ import { DecryptionError } from '../secrets/crypto.js';
 import { maskedPreview, maskSecretHeaders, secretMasker, type SecretMasker } from '../secrets/mask-secrets.js';
 import { signatureHeaders, withSignature } from '../signatures/sign.js';
 import { signingKeysFrom } from '../signatures/signing-keys.js';
+import { endAttemptSpan, startAttemptSpan } from './attempt-span.js';
 import { withLease } from './lease.js';
 import { recordedRequest } from './recorded-request.js';
 import type { RunnerDeps } from './runner.js';
@@ -126,12 +127,19 @@ export async function sendAttempt(
     pass?.release();
     return refused('SECRET_NOT_FOUND', signed.error);
   }
-  // One trace per execution, a span per attempt (docs/OPERATIONS.md, "Traces").
-  const trace = traceparent(exe.id);
+  // One trace per execution, a span per attempt (docs/OPERATIONS.md, "Traces"): the exported span's
+  // own when spans are exported.
+  const span = startAttemptSpan(deps, exe, rendered.request, number);
+  const trace = span?.traceparent ?? traceparent(exe.id);
   const request = withTraceparent(withSignature(rendered.request, signed.headers), trace);
   const sentRequest = recordedRequest(withTraceparent(withSignature(rendered.shown, signed.headers), trace));
 
-  const result = await withLease(deps, exe, () => deps.http.send(request)).finally(() => pass?.release());
+  const result = await withLease(deps, exe, () => deps.http.send(request))
+    .catch((error: Error) => {
+      span?.end({ error: error.message });
+      throw error;
+    })
+    .finally(() => pass?.release());
   const bodyText = result.kind === 'response' ? result.body.toString('utf8') : null;
   // One masker and one JSONPath budget serve the whole attempt: the checks mask what they quote
   // before cutting it, and the checks, the output template and a step's extraction share the budget.
@@ -140,6 +148,7 @@ export async function sendAttempt(
   const timing: RetryTiming = { now: deps.clock.now(), retryAfterMaxMs: deps.config.retryAfterMaxMs, deadline: options.deadline, random: deps.random };
   const decided = decideAttempt(result, bodyText ?? '', checks, exe.retryPolicy, number, { masker, budget }, timing);
   const verdict = { ...decided, errorMessage: decided.errorMessage === null ? null : masker.mask(decided.errorMessage) };
+  endAttemptSpan(span, result, verdict);
   const cooldownUntil = hostCooldownUntil(result, timing);
   if (cooldownUntil && host && gate) await coolDown(deps, gate, exe, host, cooldownUntil);
   if (result.kind !== 'response') return { ...unsent(verdict, budgetWaitMs), request: sentRequest, latencyMs: result.latencyMs, timings: result.timings, masker, budget };

@@ -9,6 +9,7 @@ import { createQueuePool, type QueueConnection } from '../queues/queue-connectio
 import { createQueues } from '../queues/queues.js';
 import { redisOutage } from '../queues/redis-outage.js';
 import { systemClock, type Deps } from '../deps/deps.js';
+import type { Tracing } from '../tracing/tracing.js';
 import { assertResolved } from './prepare-database.js';
 import { createRedis, type RedisClient } from './redis.js';
 
@@ -31,7 +32,12 @@ export interface Runtime extends Deps {
 // statement each, so a few connections serve hundreds of concurrent jobs.
 const WORKER_QUEUE_POOL = 8;
 
-export function createRuntime(config: Config, logger: Logger, options: { dbPoolSize?: number; queuePoolSize?: number } = {}): Runtime {
+/**
+ * The connections and dependencies of one process. `tracing` (startTracing's, when spans are
+ * exported) is shut down by close(), last, so the spans of the work the stop finished go out.
+ */
+export function createRuntime(config: Config, logger: Logger, options: { dbPoolSize?: number; queuePoolSize?: number; tracing?: Tracing } = {}): Runtime {
+  const { tracing } = options;
   assertResolved(config);
   // DATABASE_POOL_SIZE, when set, sizes every process's pool; otherwise each app's default.
   const max = config.databasePoolSize ?? options.dbPoolSize ?? 10;
@@ -52,7 +58,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
     return { backend: 'redis', redis, prefix: config.redisPrefix };
   };
   const producer = connect('producer');
-  const queues = createQueues(producer, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }), outage });
+  const queues = createQueues(producer, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }), outage, tracing });
   return {
     workerId: newId('wrk'),
     db,
@@ -62,6 +68,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
     clock: systemClock,
     logger,
     config,
+    tracing,
     workerConnection: () => connect('worker'),
     reportQueueError: (error, what) => (outage ? outage.report(error, what) : logger.warn(what, { error: error.message })),
     async close() {
@@ -71,6 +78,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
       await db.$disconnect();
       // Prisma does not end a pool it was handed.
       await pool.end().catch(() => undefined);
+      await tracing?.shutdown();
     },
   };
 }

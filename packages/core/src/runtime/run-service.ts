@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import { markProcess } from '../metrics/families.js';
+import { startTracing } from '../tracing/tracing.js';
 import { createRuntime, type Runtime } from './bootstrap.js';
 import { startHealthServer } from './health-server.js';
 import { startHeartbeat, type WorkerKind } from './heartbeat.js';
@@ -40,7 +41,8 @@ async function workerSignals(runtime: Runtime, kind: WorkerKind): Promise<{ heal
 export async function runService(name: 'api' | WorkerKind, start: (runtime: Runtime) => Promise<Service> | Service, options: { dbPoolSize?: (config: Config) => number } = {}): Promise<void> {
   // The API owns BOOTSTRAP_API_TOKEN: it also revokes what an earlier setting made.
   const { config, logger, stores } = await startUp(name, { bootstrapToken: () => (name === 'api' ? 'own' : 'apply') });
-  const runtime = createRuntime(config, logger, { dbPoolSize: options.dbPoolSize?.(config) });
+  const tracing = await startTracing(config, name, logger);
+  const runtime = createRuntime(config, logger, { dbPoolSize: options.dbPoolSize?.(config), tracing });
   const service = await start(runtime);
   const signals = name === 'api' ? null : await workerSignals(runtime, name);
   markProcess(name);

@@ -7,8 +7,8 @@ export type StartScope = 'all' | 'api' | 'scheduler' | 'executor' | 'notifier';
 /**
  * The lines that tell an operator where things are once the service is up: the API and its
  * reference page, the queue dashboard, the admin API and metrics, the web console, the health
- * port of a worker started alone, and a warning when the target guard is off. The database and
- * queue lines come earlier, from resolveStores.
+ * port of a worker started alone, where spans go when they are exported, and a warning when the
+ * target guard is off. The database and queue lines come earlier, from resolveStores.
  */
 export function startupLines(config: Config, scope: StartScope, healthPort?: number): { info: string[]; warn: string[] } {
   const info: string[] = [];
@@ -28,6 +28,7 @@ export function startupLines(config: Config, scope: StartScope, healthPort?: num
     );
   }
   if (healthPort !== undefined) info.push(`health port: http://localhost:${healthPort}/healthz, /readyz and /metrics`);
+  if (config.otlpTracesUrl !== undefined) info.push(`traces: spans exported over OTLP/HTTP to ${config.otlpTracesUrl}`);
   const warn = config.allowPrivateTargets
     ? ['ALLOW_PRIVATE_TARGETS=true: jobs, callbacks and notification channels may call loopback and private addresses; use it for development and tests only']
     : [];
