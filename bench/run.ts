@@ -19,6 +19,7 @@ import { api } from './scenarios/api.js';
 import { apiE2e } from './scenarios/api-e2e.js';
 import { fireLag } from './scenarios/fire-lag.js';
 import { isolation } from './scenarios/isolation.js';
+import { jobStats } from './scenarios/job-stats.js';
 import { monitors } from './scenarios/monitors.js';
 import { notifications } from './scenarios/notifications.js';
 import { scaling } from './scenarios/scaling.js';
@@ -38,6 +39,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   workflows,
   isolation,
   scaling,
+  'job-stats': jobStats,
 };
 
 const resultsDir = path.join(repoRoot, 'bench', 'results');

@@ -35,6 +35,12 @@ export interface HistoryOptions {
    * the indexes come out packed tighter than a live table's.
    */
   bulk?: boolean;
+  /**
+   * Each clone's duration (finished_at - started_at, and duration_ms) drawn evenly from this range
+   * of whole ms, a fixed pseudo-random draw per row. Default: every clone keeps its template's
+   * duration_ms, and starts and finishes 38 ms apart.
+   */
+  durationMs?: { min: number; max: number };
 }
 
 export interface HistoryReport {
@@ -125,6 +131,19 @@ export async function ensureHistory(ctx: BenchContext, n: number, options: Histo
     locked_until: 'NULL',
     dead_lettered_at: `CASE WHEN x.draw < $5 THEN x.at + interval '40 milliseconds' END`,
   };
+  const spread = options.durationMs;
+  if (spread) {
+    if (!(Number.isInteger(spread.min) && Number.isInteger(spread.max) && spread.min >= 0 && spread.max >= spread.min)) throw new Error(`durationMs must be whole ms, min <= max, got ${JSON.stringify(spread)}`);
+    // A second fixed draw per row, independent of x.draw (which decides failures).
+    const ms = `(${spread.min} + mod(hashint8(x.i::bigint)::bigint + 2147483648, ${spread.max - spread.min + 1}))::int`;
+    const ended = `x.at + interval '2 milliseconds' + ${ms} * interval '1 millisecond'`;
+    Object.assign(exeOverrides, {
+      duration_ms: ms,
+      finished_at: ended,
+      updated_at: ended,
+      dead_lettered_at: `CASE WHEN x.draw < $5 THEN ${ended} END`,
+    });
+  }
   const attOverrides: Record<string, string> = {
     execution_id: 'ins.id',
     started_at: `ins.scheduled_for + interval '2 milliseconds'`,

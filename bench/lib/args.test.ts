@@ -7,6 +7,7 @@ describe('parseArgs', () => {
 
   it('runs the named scenarios in the documented order', () => {
     expect(parseArgs(['api', 'throughput', '--quick'])).toMatchObject({ scenarios: ['throughput', 'api'], quick: true });
+    expect(parseArgs(['job-stats', 'scaling']).scenarios).toEqual(['scaling', 'job-stats']);
   });
 
   it('turns profiling on with --profile', () => {

@@ -110,6 +110,17 @@ export interface Params {
     /** Give up on a burst after this long. */
     timeoutMs: number;
   };
+  jobStats: {
+    /** Stored executions, smallest first; each size spans the last 30 days (a busier workspace, not an older one). */
+    executions: number[];
+    /** Durations of the seeded executions, evenly spread: what sets the rollup's rows per job and hour. */
+    durationMs: { min: number; max: number };
+    /** Jobs the requests go round (the history has 1,000). */
+    jobs: number;
+    /** GET /v1/jobs/:id/stats per window at this rate, paced. */
+    rate: number;
+    durationSeconds: number;
+  };
 }
 
 export const FULL: Params = {
@@ -137,6 +148,7 @@ export const FULL: Params = {
     pageSeconds: 10,
     timeoutMs: 180_000,
   },
+  jobStats: { executions: [1_000_000, 10_000_000], durationMs: { min: 100, max: 700 }, jobs: 50, rate: 20, durationSeconds: 15 },
 };
 
 export const QUICK: Params = {
@@ -165,6 +177,7 @@ export const QUICK: Params = {
     pageSeconds: 5,
     timeoutMs: 120_000,
   },
+  jobStats: { executions: [100_000, 1_000_000], durationMs: { min: 100, max: 700 }, jobs: 50, rate: 20, durationSeconds: 10 },
 };
 
 /** The targets, in one place so the docs and the table cannot disagree. */
@@ -186,6 +199,8 @@ export const TARGETS = {
   schedulerIdleCpuPercent: { op: '<', value: 10 },
   postJobsP99Ms: { op: '<', value: 20 },
   executionsPageP99Ms: { op: '<', value: 50 },
+  /** GET /v1/jobs/:id/stats at the largest stored history, every window. */
+  jobStatsP99Ms: { op: '<', value: 50 },
   deliveriesPerSecond: { op: '>=', value: 1_000 },
   eventToSentP99Ms: { op: '<', value: 2_000 },
   onDownLateMaxMs: { op: '<', value: 2_000 },

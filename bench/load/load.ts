@@ -18,12 +18,16 @@ export interface LoadRun {
   overallRate?: number;
   /** With overallRate: requests due at an even pace (open loop) instead of autocannon's per-second bursts. */
   paced?: boolean;
+  /** Paced runs only: request i goes to urls[i % urls.length] (the same call on many objects). */
+  urls?: string[];
   warmupSeconds: number;
 }
 
 async function once(run: LoadRun, durationSeconds: number): Promise<LoadResult> {
   if (run.paced && run.overallRate) {
-    return runPaced({ url: run.url, method: run.method, headers: run.headers, body: run.body, rate: run.overallRate, durationSeconds, connections: run.connections });
+    const urls = run.urls;
+    const urlFor = urls && urls.length > 0 ? (i: number) => urls[i % urls.length] : undefined;
+    return runPaced({ url: run.url, urlFor, method: run.method, headers: run.headers, body: run.body, rate: run.overallRate, durationSeconds, connections: run.connections });
   }
   const r = await autocannon({
     url: run.url,

@@ -1,5 +1,5 @@
 import {
-  expireWaits, fireDueJobs, pruneAuditEvents, pruneExecutions, pruneFireGaps, pruneMonitorDeliveries, pruneRateLimitWindows, pruneSnoozeTokens, reconcileDeliveries, reconcileQueue, repeat, retentionCutoff, watchQueueLoss, type Runtime
+  expireWaits, fireDueJobs, JOB_STATS_KEPT_DAYS, pruneAuditEvents, pruneExecutions, pruneFireGaps, pruneJobStats, pruneMonitorDeliveries, pruneRateLimitWindows, pruneSnoozeTokens, reconcileDeliveries, reconcileQueue, repeat, retentionCutoff, watchQueueLoss, type Runtime
 } from '@cronsvc/core';
 
 // How often the scheduler looks for the sentinel key that tells it Redis lost the queues: a GET
@@ -54,6 +54,8 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
       await pruneFireGaps(runtime, { olderThan });
       const monitorDeliveries = await pruneMonitorDeliveries(runtime, { olderThan });
       if (pruned + monitorDeliveries > 0) logger.info('old executions pruned', { pruned, monitorDeliveries, retentionDays: config.executionRetentionDays });
+      // The statistics rollup outlives the executions it counts, for the status pages' 90 days.
+      await pruneJobStats(runtime, { olderThan: retentionCutoff(clock.now(), JOB_STATS_KEPT_DAYS) });
       await pruneRateLimitWindows(runtime);
       const auditEvents = await pruneAuditEvents(runtime, { olderThan: retentionCutoff(clock.now(), config.auditRetentionDays) });
       if (auditEvents > 0) logger.info('old audit events pruned', { auditEvents, retentionDays: config.auditRetentionDays });

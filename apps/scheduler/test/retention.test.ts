@@ -1,4 +1,4 @@
-import { executionRow, pruneExecutions, pruneFireGaps, pruneMonitorDeliveries, retentionCutoff } from '@cronsvc/core';
+import { executionRow, JOB_STATS_KEPT_DAYS, pruneExecutions, pruneFireGaps, pruneJobStats, pruneMonitorDeliveries, retentionCutoff } from '@cronsvc/core';
 import { aDelivery, aJob, aMonitor, useWorkspace, waitFor, type TestContext } from '@cronsvc/core/testing';
 import { startScheduler } from '../src/scheduler.js';
 
@@ -93,6 +93,19 @@ describe('pruneFireGaps', () => {
     expect(await pruneFireGaps(ctx.runtime, { olderThan: retentionCutoff(new Date(), 30), batchSize: 2 })).toBe(3);
     const left = await ctx.runtime.db.fireGap.findMany({ where: { jobId, scheduledFor: { in: [...old, recent] } } });
     expect(left.map((g) => g.scheduledFor)).toEqual([recent]);
+  });
+});
+
+describe('pruneJobStats', () => {
+  it('deletes the statistics rollup’s hours older than 91 days and keeps the rest, whatever the executions’ retention', async () => {
+    const hour = (ageDays: number) => new Date(Math.floor((Date.now() - ageDays * DAY) / 3_600_000) * 3_600_000);
+    for (const [age, durationClass] of [[92, 1], [92, 2], [100, 1], [90, 1], [31, 1]] as const) {
+      await ctx.runtime.pool.query('INSERT INTO job_stats_hourly (job_id, hour, duration_class, executions, failed) VALUES ($1, $2, $3, 1, 0)', [jobId, hour(age), durationClass]);
+    }
+    expect(JOB_STATS_KEPT_DAYS).toBe(91);
+    expect(await pruneJobStats(ctx.runtime, { olderThan: retentionCutoff(new Date(), JOB_STATS_KEPT_DAYS), batchSize: 2 })).toBe(3);
+    const { rows } = await ctx.runtime.pool.query<{ hour: Date }>('SELECT hour FROM job_stats_hourly WHERE job_id = $1 ORDER BY hour', [jobId]);
+    expect(rows.map((r) => r.hour)).toEqual([hour(90), hour(31)]);
   });
 });
 

@@ -103,14 +103,20 @@ export interface StatusPageInput {
 /** Body of PATCH /v1/status-pages/:id: at least one field. */
 export type StatusPagePatch = Partial<StatusPageInput>;
 
-/** A day of a status page's bars: `none` when nothing ran (a job) or nothing is known (a monitor). */
+/**
+ * A day of a status page's bars: a job's `passing` or `failing`, a monitor's `up` or `down` (down
+ * at any time of the day); `none` when nothing ran (a job) or the monitor was neither up nor down.
+ */
 export type StatusDayState = 'passing' | 'failing' | 'up' | 'down' | 'none';
 
 /** One job or monitor on a public status page: its name and states only. */
 export type StatusPageItem = {
   name: string;
   state: BadgeState;
-  /** Succeeded executions over those ended in the last 90 days (0..1); null without any. */
+  /**
+   * Over the last 90 days (0..1): a job's succeeded executions over those that ended; a monitor's
+   * time up over its time up or down. Null without any.
+   */
   uptime_90d: number | null;
   /** 90 UTC days, oldest first, today last. */
   days: { date: string; state: StatusDayState }[];

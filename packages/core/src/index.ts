@@ -20,8 +20,8 @@ export {
 } from './history/index.js';
 export { AppError, isUnavailable } from './errors/index.js';
 export {
-  executionRow, type ExecutionWithAttempts, getExecution, jobStats, listExecutions, type Outcome, parkExecution, pruneExecutions, recentOutcomes,
-  reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, runNow, serializeExecution, serializeExecutionSummary
+  durationClass, executionRow, type ExecutionWithAttempts, getExecution, JOB_STATS_KEPT_DAYS, jobStats, listExecutions, type Outcome, parkExecution, pruneExecutions, pruneJobStats, recentOutcomes,
+  reclaimExecutions, type Reclaimed, reconcileQueue, resumeExecution, retentionCutoff, rollupWrite, runNow, serializeExecution, serializeExecutionSummary
 } from './executions/index.js';
 export { jobFire, type LedgerFire, listFires, listJobFires, missedCounts, pruneFireGaps } from './fires/index.js';
 export { createHttpClient, type HttpClient, type HttpResult, traceIdOf, traceparent, TRACEPARENT_HEADER } from './http/index.js';

@@ -82,3 +82,23 @@ it('finds due monitors through the next_due_at index, not by reading every monit
   expect(plan).toContain('monitors_next_due_at_idx');
   expect(plan).not.toMatch(/Seq Scan/);
 });
+
+it('adds the stretch a state held to the days it spans when the sweep ends it, keeping only the last 91 days', async () => {
+  const m = await aMonitor(w.ctx.runtime, w.workspaceId, { expected_interval_sec: 86_400 });
+  const day = 86_400_000;
+  // In the past: the other tests' monitors are not due then, so the sweep takes only this one.
+  const t0 = Date.parse('2020-01-01T00:00:00.000Z');
+  // Up for 200 days and 6 hours before the sweep takes it down.
+  await recordPing(w.ctx.runtime, pingTokenOf(w.ctx.runtime, m), new Date(t0 - 200 * day));
+  expect(await sweep(t0 + 6 * 3_600_000)).toBe(1);
+  const { rows } = await w.ctx.runtime.pool.query<{ day: Date; up_ms: string; down_ms: string }>(
+    'SELECT day, up_ms, down_ms FROM monitor_state_days WHERE monitor_id = $1 ORDER BY day',
+    [m.id],
+  );
+  expect(rows).toHaveLength(92);
+  expect(rows[0].day.toISOString()).toBe(new Date(t0 - 91 * day).toISOString());
+  expect(rows.slice(1, -1).every((r) => r.up_ms === String(day) && r.down_ms === '0')).toBe(true);
+  expect(rows[rows.length - 1]).toMatchObject({ day: new Date(t0), up_ms: String(6 * 3_600_000), down_ms: '0' });
+  const row = await w.ctx.runtime.db.monitor.findUniqueOrThrow({ where: { id: m.id } });
+  expect([row.state, row.stateSince.toISOString()]).toEqual(['down', new Date(t0 + 6 * 3_600_000).toISOString()]);
+});

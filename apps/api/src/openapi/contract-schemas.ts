@@ -2423,7 +2423,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
               "$ref": "#/components/schemas/BadgeState"
             },
             "uptime_90d": {
-              "description": "Succeeded executions over those ended in the last 90 days (0..1); null without any.",
+              "description": "Over the last 90 days (0..1): a job's succeeded executions over those that ended; a monitor's\ntime up over its time up or down. Null without any.",
               "type": [
                 "null",
                 "number"
@@ -2888,7 +2888,7 @@ export const contractSchemas: Record<string, Record<string, unknown>> = {
     "type": "string"
   },
   "StatusDayState": {
-    "description": "A day of a status page's bars: `none` when nothing ran (a job) or nothing is known (a monitor).",
+    "description": "A day of a status page's bars: a job's `passing` or `failing`, a monitor's `up` or `down` (down\nat any time of the day); `none` when nothing ran (a job) or the monitor was neither up nor down.",
     "enum": [
       "down",
       "failing",

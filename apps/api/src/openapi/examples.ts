@@ -155,6 +155,13 @@ export const publicStatusPage: PublicStatusPage = {
       uptime_90d: 0.9889,
       days: Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2026, 7, 31 + i)).toISOString().slice(0, 10), state: i === 60 ? 'failing' : 'passing' })),
     },
+    {
+      // Created 30 days ago, down for 2 hours once: uptime is time up over time up or down.
+      name: 'backups',
+      state: 'up',
+      uptime_90d: 0.9972,
+      days: Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2026, 7, 31 + i)).toISOString().slice(0, 10), state: i < 60 ? 'none' : i === 75 ? 'down' : 'up' })),
+    },
   ],
 };
 

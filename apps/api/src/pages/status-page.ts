@@ -48,7 +48,7 @@ export const STATUS_PAGE_HEADERS = {
 const STATE_WORDS: Record<BadgeState, string> = {
   passing: 'Operational', up: 'Operational', failing: 'Failing', down: 'Down', late: 'Late', paused: 'Paused', new: 'No data yet',
 };
-const DAY_WORDS: Record<StatusDayState, string> = { passing: 'no failures', up: 'up', failing: 'failures', down: 'down', none: 'no data' };
+const DAY_WORDS: Record<StatusDayState, string> = { passing: 'no failures', up: 'up', failing: 'failures', down: 'down for a time', none: 'no data' };
 
 const percent = (rate: number | null) => (rate === null ? 'no uptime data' : `${(Math.floor(rate * 10_000) / 100).toFixed(2)}% uptime`);
 
@@ -86,6 +86,6 @@ ${bars(item)}<div class="scale muted"><span>90 days ago</span><span>${percent(it
 <ul>
 ${items}
 </ul>
-<footer class="muted">Each bar is a UTC day: green without failures, red with failures, grey with no data.</footer>
+<footer class="muted">Each bar is a UTC day: green without failures, red with a failure or time down, grey with no data.</footer>
 </main></body></html>`;
 }

@@ -1,6 +1,6 @@
 // What other packages may use of executions/; the other modules here are internal to @cronsvc/core.
 export { executionRow } from './create-executions.js';
-export { jobStats } from './job-stats.js';
+export { durationClass, JOB_STATS_KEPT_DAYS, jobStats, pruneJobStats, rollupWrite } from './job-stats.js';
 export { type ExecutionWithAttempts, getExecution, listExecutions } from './list-executions.js';
 export { parkExecution } from './park-execution.js';
 export { pruneExecutions, retentionCutoff } from './prune-executions.js';

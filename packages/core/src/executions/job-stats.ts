@@ -139,3 +139,27 @@ export function rollupWrite(name: string, source: string): string {
     ON CONFLICT (job_id, hour, duration_class) DO UPDATE
       SET executions = s.executions + EXCLUDED.executions, failed = s.failed + EXCLUDED.failed)`;
 }
+
+/**
+ * Rollup hours kept: the 90 days a status page shows (docs/API.md, "Status pages") and one more,
+ * whatever EXECUTION_RETENTION_DAYS keeps of the executions themselves.
+ */
+export const JOB_STATS_KEPT_DAYS = 91;
+
+/**
+ * Deletes rollup rows of hours before `olderThan`, in batches by the rollup's hour index, so the
+ * rollup holds at most JOB_STATS_KEPT_DAYS of hours per job. Returns how many rows went.
+ */
+export async function pruneJobStats(deps: Pick<Deps, 'pool'>, options: { olderThan: Date; batchSize?: number }): Promise<number> {
+  const batchSize = options.batchSize ?? 1000;
+  let total = 0;
+  for (;;) {
+    const { rowCount } = await deps.pool.query({
+      name: 'prune-job-stats',
+      text: 'DELETE FROM job_stats_hourly WHERE ctid IN (SELECT ctid FROM job_stats_hourly WHERE hour < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)',
+      values: [options.olderThan, batchSize],
+    });
+    total += rowCount ?? 0;
+    if ((rowCount ?? 0) < batchSize) return total;
+  }
+}

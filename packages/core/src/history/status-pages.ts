@@ -9,6 +9,7 @@ import { newId, newStatusPageToken } from '../ids/ids.js';
 import { pagingKeys, type Page } from '../lists/paging.js';
 import { validate } from '../validation/validate.js';
 import { jobBadgeState, lastEndedOutcomes, monitorBadgeState } from './badges.js';
+import { monitorDays, type UpDown } from './monitor-days.js';
 
 /**
  * Public status pages (docs/API.md, "Status pages"): a name and chosen jobs and monitors, shown at an
@@ -125,6 +126,21 @@ const DAILY_SQL = `
     FROM job_stats_hourly WHERE job_id = ANY($1::text[]) AND hour >= $2
    GROUP BY 1, 2`;
 
+// A monitor's time up and down per day, kept as its state changes (docs/MONITORS.md, "State history").
+const MONITOR_DAILY_SQL = `
+  SELECT monitor_id, to_char(day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, up_ms::float8 AS up_ms, down_ms::float8 AS down_ms
+    FROM monitor_state_days WHERE monitor_id = ANY($1::text[]) AND day >= $2`;
+
+/** Rows of one key per item: job or monitor id -> date -> what that day holds. */
+function byItem<R extends { day: string }>(rows: readonly R[], idOf: (row: R) => string): Map<string, Map<string, R>> {
+  const out = new Map<string, Map<string, R>>();
+  for (const row of rows) {
+    if (!out.has(idOf(row))) out.set(idOf(row), new Map());
+    out.get(idOf(row))!.set(row.day, row);
+  }
+  return out;
+}
+
 /**
  * What the public URL shows: the page's name and, for each chosen job and monitor still there, its
  * name, state, uptime and days. Null for a token no page has.
@@ -137,20 +153,20 @@ export async function publicStatusPage(deps: Pick<Deps, 'db' | 'pool' | 'clock' 
   const dates = statusDates(now);
   const jobIdsChosen = page.jobIds as string[];
   const monitorIdsChosen = page.monitorIds as string[];
+  const since = new Date(`${dates[0]}T00:00:00Z`);
   const [jobs, monitors] = await Promise.all([
     deps.db.job.findMany({ where: { workspaceId: page.workspaceId, id: { in: jobIdsChosen } }, select: { id: true, name: true, state: true, nextRunAt: true } }),
-    deps.db.monitor.findMany({ where: { workspaceId: page.workspaceId, id: { in: monitorIdsChosen } }, select: { id: true, name: true, state: true } }),
+    deps.db.monitor.findMany({ where: { workspaceId: page.workspaceId, id: { in: monitorIdsChosen } }, select: { id: true, name: true, state: true, stateSince: true } }),
   ]);
   const jobIds = jobs.map((j) => j.id);
-  const [last, daily] = await Promise.all([
+  const monitorIds = monitors.map((m) => m.id);
+  const [last, daily, monitorDaily] = await Promise.all([
     lastEndedOutcomes(deps, jobIds),
-    jobIds.length === 0 ? { rows: [] } : deps.pool.query<{ job_id: string; day: string; executions: number; failed: number }>(DAILY_SQL, [jobIds, new Date(`${dates[0]}T00:00:00Z`)]),
+    jobIds.length === 0 ? { rows: [] } : deps.pool.query<{ job_id: string; day: string; executions: number; failed: number }>(DAILY_SQL, [jobIds, since]),
+    monitorIds.length === 0 ? { rows: [] } : deps.pool.query<{ monitor_id: string; day: string; up_ms: number; down_ms: number }>(MONITOR_DAILY_SQL, [monitorIds, since]),
   ]);
-  const perJob = new Map<string, Map<string, { executions: number; failed: number }>>();
-  for (const row of daily.rows) {
-    if (!perJob.has(row.job_id)) perJob.set(row.job_id, new Map());
-    perJob.get(row.job_id)!.set(row.day, row);
-  }
+  const perJob = byItem(daily.rows, (r) => r.job_id);
+  const perMonitor = byItem(monitorDaily.rows, (r) => r.monitor_id);
   const byJob = new Map(jobs.map((j) => [j.id, j]));
   const byMonitor = new Map(monitors.map((m) => [m.id, m]));
   const items: StatusPageItem[] = [];
@@ -163,10 +179,9 @@ export async function publicStatusPage(deps: Pick<Deps, 'db' | 'pool' | 'clock' 
   for (const id of monitorIdsChosen) {
     const monitor = byMonitor.get(id);
     if (!monitor) continue;
-    const state = monitorBadgeState(monitor.state);
-    // A monitor keeps no history of its states: only today's bar is known.
-    const today: StatusDayState = state === 'up' || state === 'down' ? state : 'none';
-    items.push({ name: monitor.name, state, uptime_90d: null, days: dates.map((date, i) => ({ date, state: i === dates.length - 1 ? today : 'none' })) });
+    const stored = new Map<string, UpDown>([...(perMonitor.get(id) ?? [])].map(([date, r]) => [date, { upMs: r.up_ms, downMs: r.down_ms }]));
+    const { days, uptime } = monitorDays(dates, stored, { state: monitor.state, since: monitor.stateSince }, now);
+    items.push({ name: monitor.name, state: monitorBadgeState(monitor.state), uptime_90d: uptime, days });
   }
   return { name: page.name, updated_at: now.toISOString(), items };
 }
