@@ -6,6 +6,7 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, RandomIdGenerator, type IdGenerator, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { withLogContext } from '../logging/log-context.js';
 import type { Logger } from '../logging/logger.js';
 import { parseTraceparent, traceIdOf } from './trace-ids.js';
 import type { OpenSpan, RequestSpan, SpanEnd, SpanKindName, SpanStart, Tracing } from './tracing.js';
@@ -51,8 +52,11 @@ class QuietExporter implements SpanExporter {
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     this.inner.export(spans, (result) => {
       const failed = result.code !== ExportResultCode.SUCCESS;
-      if (failed && !this.failing) this.logger.warn('exporting spans failed; spans are dropped until the collector answers', { url: this.url, error: result.error?.message });
-      if (!failed && this.failing) this.logger.info('exporting spans works again', { url: this.url });
+      // The batch timer may have been started within an API request's scope: these lines are no request's.
+      withLogContext({}, () => {
+        if (failed && !this.failing) this.logger.warn('exporting spans failed; spans are dropped until the collector answers', { url: this.url, error: result.error?.message });
+        if (!failed && this.failing) this.logger.info('exporting spans works again', { url: this.url });
+      });
       this.failing = failed;
       done(result);
     });
@@ -142,7 +146,8 @@ export function otelTracing(options: { url: string; headers: Readonly<Record<str
       };
     },
     async shutdown() {
-      await provider.shutdown().catch((error: Error) => options.logger.warn('exporting the last spans failed', { error: error.message }));
+      // A last export that fails is reported by the exporter, like any other.
+      await provider.shutdown().catch(() => undefined);
     },
   };
 }
