@@ -118,7 +118,7 @@ export interface Creation {
 }
 
 /** The creates of a job tried after a lost answer or a 503, the pause before each. */
-const CREATE_RETRIES_MS = [500, 1_000, 2_000, 4_000];
+const CREATE_RETRIES_MS = [500, 1_000, 2_000, 4_000, 8_000];
 
 /** Whether the job was accepted: created (201), or found created by an earlier try of the same Idempotency-Key (200). */
 export const wasAccepted = (c: Creation) => c.status === 201 || c.status === 200;

@@ -6,7 +6,7 @@ import {
 } from '@cronsvc/core/testing';
 import { callsOf, executionIdsByJob, judgeCalls } from './calls.js';
 import { apiClient, createSchedules, type ApiClient, FAILING, oneTimeBursts, resumeWaits, wasAccepted, type Creation, type Schedule } from './chaos-load.js';
-import { runChaos, running, superviseRestarts, survivors, type ChaosPlan, type Fault, type Supervisor } from './chaos.js';
+import { runChaos, running, stallsTakenOver, superviseRestarts, survivors, type ChaosPlan, type Fault, type Supervisor } from './chaos.js';
 import { chaosScale, FULL_CHAOS } from './scale.js';
 
 // The chaos soak (docs/RELIABILITY.md, "The chaos soak"): the split topology (2 APIs, 2
@@ -38,6 +38,8 @@ const UNRECORDED_BEFORE_MS = 5_000;
 const UNRECORDED_AFTER_MS = 2_000;
 // Once the faults stop, everything they held up is done within this.
 const DRAIN_MS = 120_000;
+// EXECUTOR_DEAD_AFTER_MS and NOTIFIER_DEAD_AFTER_MS, left at their defaults.
+const DEAD_AFTER_MS = 3_000;
 const ALLOWED_OUTCOMES = ['fired', 'late', 'caught_up'];
 
 let database: TestDatabase;
@@ -80,9 +82,9 @@ async function rows<T extends pg.QueryResultRow>(sql: string, params: unknown[] 
   }
 }
 
-/** Whether a call that first went out at a time may have gone unrecorded by a fault: a kill of `sender`, or connections terminated. */
+/** Whether a call that first went out at a time may have gone unrecorded by a fault: a kill or a stall of `sender`, or connections terminated. */
 function mayBeUnrecorded(faults: Fault[], sender: 'executor' | 'notifier'): (at: number) => boolean {
-  const windows = faults.filter((f) => f.kind === 'connections terminated' || (f.kind === 'kill' && f.app === sender));
+  const windows = faults.filter((f) => f.kind === 'connections terminated' || ((f.kind === 'kill' || f.kind === 'stall taken over') && f.app === sender));
   return (at) => windows.some((f) => at >= f.at - UNRECORDED_BEFORE_MS && at <= f.endedAt + UNRECORDED_AFTER_MS);
 }
 
@@ -137,6 +139,18 @@ const percentiles = (values: number[]) => {
   const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
 };
+
+/** The fires more than a second late, by slot, with the faults that began from 10 s before the slot to its last fire: what the lag's tail is made of. */
+function slowSlots(fires: Fire[], faults: Fault[], startedAt: number): string[] {
+  const slow = new Map<string, number[]>();
+  for (const f of fires) if (f.lag_ms !== null && f.lag_ms > 1_000 && f.outcome !== 'caught_up') slow.set(f.scheduled_for, [...(slow.get(f.scheduled_for) ?? []), f.lag_ms]);
+  return [...slow].map(([slot, lags]) => {
+    const due = Date.parse(slot);
+    const near = faults.filter((f) => f.at >= due - 10_000 && f.at <= due + Math.max(...lags));
+    const what = near.map((f) => `${f.kind}${f.app ? ` ${f.app}` : ''} at ${((f.at - due) / 1000).toFixed(1)} s`).join(', ');
+    return `slot ${slot} (+${Math.round((due - startedAt) / 1000)} s): ${lags.length} fires ${Math.min(...lags)}-${Math.max(...lags)} ms late; faults: ${what || 'none'}`;
+  });
+}
 
 const countBy = <T>(items: T[], key: (item: T) => string) => items.reduce<Record<string, number>>((acc, item) => ({ ...acc, [key(item)]: (acc[key(item)] ?? 0) + 1 }), {});
 
@@ -204,6 +218,9 @@ it(`keeps every promise through ${PLAN.durationMs / 1000} s of chaos: random SIG
   await waitFor(() => service.processes.every(running), { timeoutMs: 60_000, what: () => `every process to run again:\n${outputTail()}` });
 
   // Judged, then printed, then the verdicts: a failed run shows its figures too.
+  const kills = faults.filter((f) => f.kind === 'kill');
+  const stalls = await stallsTakenOver(service.output(), database.url, new Set(kills.map((k) => k.pid!)), DEAD_AFTER_MS);
+  faults.push(...stalls);
   const oneTime = judgeCalls(callsOf(target, acceptedPaths), await executionIdsByJob(database.url), jobOf, mayBeUnrecorded(faults, 'executor'));
   const executions = await rows<{ id: string; job_name: string; status: string; error_class: string | null }>(
     'SELECT id, job_name, status, error_class FROM executions WHERE created_at <= $1',
@@ -223,7 +240,6 @@ it(`keeps every promise through ${PLAN.durationMs / 1000} s of chaos: random SIG
     resentByTheLiving: [...byKey].filter(([, received]) => received.length > 1 && !notifierFault(received[0].at)).map(([key]) => key),
   };
 
-  const kills = faults.filter((f) => f.kind === 'kill');
   const restartTimes = manager.restarts.filter((r) => r.startedAt).map((r) => r.startedAt! - r.exitedAt);
   // A catch-up's lag is its window's; the slots' own fires are what the lag is of.
   const ownFires = fires.filter((f) => f.outcome === 'fired' || f.outcome === 'late');
@@ -237,12 +253,14 @@ it(`keeps every promise through ${PLAN.durationMs / 1000} s of chaos: random SIG
       `chaos soak (${FULL_CHAOS ? 'full' : 'reduced'}): ${PLAN.durationMs / 1000} s, 2 APIs, 2 schedulers, 3 executors, 2 notifiers`,
       `  faults: ${kills.length} SIGKILLs (${Object.entries(countBy(kills, (k) => k.app!)).map(([app, n]) => `${n} ${app}`).join(', ')}), ` +
         `${faults.filter((f) => f.kind === 'redis restart').length} Redis restarts, ${faults.filter((f) => f.kind === 'connections terminated').length} rounds of connections terminated; ` +
+        `${stalls.length} live processes taken over as dead (${Object.entries(countBy(stalls, (k) => k.app!)).map(([app, n]) => `${n} ${app}`).join(', ') || 'none'}); ` +
         `${manager.restarts.length} restarts, started again within p50 ${percentiles(restartTimes).p50} ms, max ${percentiles(restartTimes).max} ms of the exit`,
       `  one_time: ${creations.length} created through the APIs, ${accepted.length} accepted (${creations.filter((c) => c.tries > 1).length} after a retry; ` +
         `not accepted, by last status: ${JSON.stringify(countBy(creations.filter((c) => !wasAccepted(c)), (c) => String(c.status)))}), ` +
         `all called, ${oneTime.resent} called again with the same id; first call after acceptance p50 ${oneTimeLag.p50} ms, p99 ${oneTimeLag.p99} ms, max ${oneTimeLag.max} ms`,
       `  schedules: ${schedules.length} (${COUNTS.failing} failing, ${COUNTS.workflows} workflows, ${resumed} waits resumed by webhook); ${fires.length} fires: ` +
         `${JSON.stringify(countBy(fires, (f) => f.outcome))}; slot lag p50 ${slotLag.p50} ms, p99 ${slotLag.p99} ms, max ${slotLag.max} ms`,
+      ...slowSlots(fires, faults, startedAt).map((line) => `    ${line}`),
       `  calls: ${target.received.length} at the target, ${calls.resent} made again with the same id; deliveries: ${deliveries.length} ` +
         `(${JSON.stringify(countBy(deliveries, (d) => d.kind))}), each sent, ${resentDeliveries} sent again with the same id`,
       '',

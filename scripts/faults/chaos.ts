@@ -8,7 +8,8 @@ import { until } from './burst.js';
 // connection to the test's own database terminated.
 
 export interface Fault {
-  kind: 'kill' | 'redis restart' | 'connections terminated';
+  /** Injected, or a 'stall taken over': a live process the others judged dead (stallsTakenOver). */
+  kind: 'kill' | 'redis restart' | 'connections terminated' | 'stall taken over';
   at: number;
   endedAt: number;
   /** A kill's process. */
@@ -147,4 +148,35 @@ export async function runChaos(service: CompiledService, redis: ThrowawayRedis, 
   ]);
   await until(endsAt);
   return faults.sort((a, b) => a.at - b.at);
+}
+
+const TAKEOVER = /^took over the (work|deliveries) of (executors|notifiers) whose heartbeat stopped$/;
+
+/**
+ * The takeovers the service's log reports of workers that were not killed: live processes whose
+ * heartbeat stayed silent for the dead-after period (stalled: on a machine short of CPU, their
+ * event loop did not run), whose work in flight the documented exception lets go out again under
+ * the same ids (docs/RELIABILITY.md, "A dead or stalled executor"). Each as a fault of the
+ * stalled process's kind, from its last heartbeat to the takeover.
+ */
+export async function stallsTakenOver(output: string, databaseUrl: string, killed: Set<number>, deadAfterMs: number): Promise<Fault[]> {
+  const takeovers = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg: string; time: string; workers?: string[] })
+    .filter((line) => TAKEOVER.test(line.msg));
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; kind: AppName; pid: number }>('SELECT id, kind, pid FROM workers');
+    const workers = new Map(rows.map((w) => [w.id, w]));
+    return takeovers.flatMap((line) =>
+      (line.workers ?? [])
+        .map((id) => workers.get(id))
+        .filter((w) => w !== undefined && !killed.has(w.pid))
+        .map((w): Fault => ({ kind: 'stall taken over', at: Date.parse(line.time) - deadAfterMs, endedAt: Date.parse(line.time), app: w!.kind, pid: w!.pid })),
+    );
+  } finally {
+    await client.end();
+  }
 }
