@@ -83,9 +83,16 @@ export interface CallFaults {
 /**
  * Judges a burst's calls against the record: `jobOf` names the job of a path, and a path may be
  * called twice only if its first call arrived before `resendsBefore` (the dead process may have
- * sent it).
+ * sent it), or, given a function, when it says the first call's time is one a fault may have
+ * left unrecorded.
  */
-export function judgeCalls(calls: Map<string, ReceivedRequest[]>, executions: Map<string, string[]>, jobOf: (path: string) => string, resendsBefore: number): CallFaults {
+export function judgeCalls(
+  calls: Map<string, ReceivedRequest[]>,
+  executions: Map<string, string[]>,
+  jobOf: (path: string) => string,
+  resendsBefore: number | ((firstCallAt: number) => boolean),
+): CallFaults {
+  const mayBeResent = typeof resendsBefore === 'number' ? (at: number) => at <= resendsBefore : resendsBefore;
   const faults: CallFaults = { lost: [], underTwoIds: [], resentByTheLiving: [], resent: 0 };
   for (const [path, received] of calls) {
     if (received.length === 0) {
@@ -95,7 +102,7 @@ export function judgeCalls(calls: Map<string, ReceivedRequest[]>, executions: Ma
     const ids = executions.get(jobOf(path)) ?? [];
     if (ids.length !== 1 || received.some((r) => r.headers['webhook-id'] !== ids[0])) faults.underTwoIds.push(path);
     if (received.length > 1) {
-      if (received[0].at > resendsBefore) faults.resentByTheLiving.push(path);
+      if (!mayBeResent(received[0].at)) faults.resentByTheLiving.push(path);
       else faults.resent += 1;
     }
   }

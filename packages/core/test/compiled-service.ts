@@ -10,13 +10,24 @@ export type AppName = 'api' | 'scheduler' | 'executor' | 'notifier';
 
 const STARTED: Record<AppName, RegExp> = { api: /api listening/, scheduler: /scheduler started/, executor: /executor started/, notifier: /notifier started/ };
 
+/** Whether the process has said it started (an API: that it listens). */
+export function hasStarted(entry: { name: AppName; app: ChildApp }): boolean {
+  return STARTED[entry.name].test(entry.app.output());
+}
+
 export interface CompiledService {
   /** The base URL of each API process. */
   apis: string[];
   processes: { name: AppName; app: ChildApp }[];
-  /** Every process's output, for failure messages. */
+  /** Every process's output (of processes restarted since, too), for failure messages. */
   output(): string;
   stop(): Promise<void>;
+  /**
+   * Starts the process at `index` of `processes` again, once it has exited, with the environment
+   * it had (an API on its port), as a process manager restarts a crashed process; answers the new
+   * process, which replaces the old one in `processes`. Waiting for its start is the caller's.
+   */
+  restart(index: number): ChildApp;
 }
 
 /** The environment every process of one deployment shares (one encryption key, one bootstrap token). */
@@ -42,14 +53,24 @@ export async function startCompiledService(
   perApp: (name: AppName, index: number) => Record<string, string> = () => ({}),
 ): Promise<CompiledService> {
   const processes: { name: AppName; app: ChildApp }[] = [];
+  // How to start each process of `processes` again, and what the ones it replaced wrote.
+  const launchers: (() => ChildApp)[] = [];
+  const retired: string[] = [];
   const apis: string[] = [];
-  const output = () => processes.map((p) => `--- ${p.name}\n${p.app.output()}`).join('\n');
+  const output = () => [...retired, ...processes.map((p) => `--- ${p.name}\n${p.app.output()}`)].join('\n');
   const service: CompiledService = {
     apis,
     processes,
     output,
     async stop() {
       await Promise.all(processes.map((p) => p.app.kill('SIGKILL').catch(() => undefined)));
+    },
+    restart(index) {
+      const { name, app } = processes[index];
+      if (app.child.exitCode === null && app.child.signalCode === null) throw new Error(`${name} ${app.child.pid} is still running`);
+      retired.push(`--- ${name} (exited ${app.child.exitCode ?? app.child.signalCode})\n${app.output()}`);
+      processes[index] = { name, app: launchers[index]() };
+      return processes[index].app;
     },
   };
   const start = async (name: AppName, index: number) => {
@@ -59,18 +80,19 @@ export async function startCompiledService(
       extra.PORT = String(port);
       apis.push(`http://127.0.0.1:${port}`);
     }
-    const app = spawnProcess(process.execPath, [path.join(repoRoot, 'apps', name, 'dist', 'main.js')], { ...env, ...extra });
-    processes.push({ name, app });
+    const launch = () => spawnProcess(process.execPath, [path.join(repoRoot, 'apps', name, 'dist', 'main.js')], { ...env, ...extra });
+    launchers.push(launch);
+    processes.push({ name, app: launch() });
   };
   try {
     for (let i = 0; i < (counts.api ?? 0); i++) await start('api', i);
-    await waitFor(() => processes.every((p) => STARTED[p.name].test(p.app.output())), { timeoutMs: 60_000, what: () => `the API to start:\n${output()}` });
+    await waitFor(() => processes.every(hasStarted), { timeoutMs: 60_000, what: () => `the API to start:\n${output()}` });
     for (const name of ['scheduler', 'executor', 'notifier'] as const) for (let i = 0; i < (counts[name] ?? 0); i++) await start(name, i);
     await waitFor(
       () => {
         const dead = processes.find((p) => p.app.child.exitCode !== null);
         if (dead) throw new Error(`${dead.name} exited with ${dead.app.child.exitCode}`);
-        return processes.every((p) => STARTED[p.name].test(p.app.output()));
+        return processes.every(hasStarted);
       },
       { timeoutMs: 90_000, what: () => `every process to start:\n${output()}` },
     );
