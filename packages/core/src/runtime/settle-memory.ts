@@ -3,12 +3,13 @@ import { runInNewContext } from 'node:vm';
 
 /**
  * How long after start-up a process collects its garbage once. Start-up (loading modules,
- * migrating, the first queries) leaves the old generation holding its garbage, and V8 does not
- * collect it while the process idles: its memory reducer judges the allocation rate from the
- * last collection's samples, those of the start-up burst, and keeps waiting ("high alloc") as
- * long as nothing allocates. The collection made here frees those pages at once
- * (docs/BENCHMARKS.md, "Idle memory"). It does not shrink the young generation (V8 does that only
- * in a collection made to reduce memory), and the public path's speed is unchanged.
+ * migrating, the first queries) allocates fast: V8 grows the young generation to its largest
+ * (32 MB with V8's default) and leaves the old generation holding start-up's garbage. V8 gives
+ * both back only at its next collection made while the process allocates little, and an idle
+ * process allocates so little that this next collection comes minutes later. The collection
+ * made here, once the allocation of the last seconds is low, shrinks the young generation and
+ * frees start-up's pages at once (docs/BENCHMARKS.md, "Idle memory"). Under load V8 grows the
+ * young generation again as it would have: the public path's speed is unchanged.
  */
 const SETTLE_AFTER_MS = 8_000;
 
