@@ -11,7 +11,6 @@ import {
   countStops,
   HAND_BACK_MS,
   localApiUrl,
-  settleMemory,
   startUp,
   stopNotice,
   stoppedNotice,
@@ -56,7 +55,6 @@ if (config.allInOne) {
   const services = [await startApi(runtime), await startScheduler(runtime), startExecutor(runtime), startNotifier(runtime, { workerId: allInOneNotifierId(runtime) })];
   const signals = await allInOneSignals(runtime);
   announce(logger, runtime.config, 'all');
-  settleMemory();
   // The API stops first so no new work arrives while the workers drain.
   const stop = stopOnSignals({
     logger,
@@ -151,7 +149,6 @@ if (config.allInOne) {
   });
   whenParentGone(() => trigger('parent exited'));
   for (const name of APPS) launch(name, 0);
-  settleMemory();
   // The addresses are for clicking: they are printed once the API answers (a restarted API too).
   void untilAnswering(`${localApiUrl(config)}/healthz`, () => !stopping).then((answered) => {
     if (answered) announce(logger, config, 'all');

@@ -5,7 +5,6 @@ export { markProcess } from './metrics/families.js';
 export { childNodeOptions } from './runtime/child-node-options.js';
 export { startHeartbeat, supervisedWorkers, WORKER_KINDS } from './runtime/heartbeat.js';
 export { storesEnv } from './runtime/resolve-stores.js';
-export { settleMemory } from './runtime/settle-memory.js';
 export { startUp, SUPERVISED_ENV } from './runtime/start-up.js';
 export { announce, localApiUrl, untilAnswering } from './runtime/startup-lines.js';
 export { countStops, HAND_BACK_MS, stopNotice, stoppedNotice, stopOnSignals, type Stoppable } from './runtime/stop-signals.js';

@@ -4,7 +4,6 @@ import { createRuntime, type Runtime } from './bootstrap.js';
 import { startHealthServer } from './health-server.js';
 import { startHeartbeat, type WorkerKind } from './heartbeat.js';
 import { operatorEndpoints } from './operator-endpoints.js';
-import { settleMemory } from './settle-memory.js';
 import { announce } from './startup-lines.js';
 import { startUp } from './start-up.js';
 import { stopOnSignals, type Stoppable } from './stop-signals.js';
@@ -46,7 +45,6 @@ export async function runService(name: 'api' | WorkerKind, start: (runtime: Runt
   const signals = name === 'api' ? null : await workerSignals(runtime, name);
   markProcess(name);
   announce(logger, config, name, signals?.healthPort);
-  settleMemory();
   const stop = stopOnSignals({
     logger,
     graceMs: config.stopGraceMs,
