@@ -18,6 +18,7 @@ import { judge, tally, type Judged } from './lib/verdict.js';
 import { api } from './scenarios/api.js';
 import { apiE2e } from './scenarios/api-e2e.js';
 import { fireLag } from './scenarios/fire-lag.js';
+import { idleMemory } from './scenarios/idle-memory.js';
 import { isolation } from './scenarios/isolation.js';
 import { jobStats } from './scenarios/job-stats.js';
 import { monitors } from './scenarios/monitors.js';
@@ -40,6 +41,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   isolation,
   scaling,
   'job-stats': jobStats,
+  'idle-memory': idleMemory,
 };
 
 const resultsDir = path.join(repoRoot, 'bench', 'results');

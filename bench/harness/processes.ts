@@ -1,10 +1,10 @@
 // Every process the bench starts goes through here: each in its own process group, so stopping
 // it also stops anything it started, and each is remembered so an interrupted run stops it too.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCpuTicks, parseVmRssBytes } from '../lib/proc.js';
+import { parseCpuTicks, parseStatusBytes, parseVmRssBytes } from '../lib/proc.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -128,6 +128,38 @@ export function killAllNow(): void {
       // gone
     }
   }
+}
+
+export interface GroupProcess {
+  pid: number;
+  /** VmRSS: every page resident, the node binary's shared ones included. */
+  rssBytes: number;
+  /** RssAnon: what the process allocated itself. */
+  anonBytes: number;
+  /** RssFile: pages of mapped files, shared with other processes of the same binary. */
+  fileBytes: number;
+  command: string;
+}
+
+/** Every process whose process group is `pgid`, with its resident memory, from /proc. */
+export function processGroup(pgid: number): GroupProcess[] {
+  const out: GroupProcess[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name (which is in parentheses): state, ppid, pgrp, ...
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (pgrp !== pgid) continue;
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const [rssBytes, anonBytes, fileBytes] = ['VmRSS', 'RssAnon', 'RssFile'].map((field) => parseStatusBytes(status, field) ?? 0);
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      out.push({ pid: Number(entry), rssBytes, anonBytes, fileBytes, command });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return out.sort((a, b) => a.pid - b.pid);
 }
 
 /** Resident set size of a process, in bytes; null once it has exited. */

@@ -1,6 +1,6 @@
 // Command line of `npm run bench -- [scenario ...] [--quick] [--set KEY=VALUE ...]`.
 
-export const SCENARIOS = ['api-e2e', 'throughput', 'fire-lag', 'schedules-footprint', 'api', 'notifications', 'monitors', 'workflows', 'isolation', 'scaling', 'job-stats'] as const;
+export const SCENARIOS = ['api-e2e', 'throughput', 'fire-lag', 'schedules-footprint', 'api', 'notifications', 'monitors', 'workflows', 'isolation', 'idle-memory', 'scaling', 'job-stats'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchArgs {

@@ -46,6 +46,10 @@ export interface Params {
     executions: number;
     idleWindowMs: number;
   };
+  idleMemory: {
+    /** Seconds from start (every app answering) to the reading; the targets are stated at 20. */
+    idleSeconds: number;
+  };
   api: {
     executions: number;
     postRate: number;
@@ -129,6 +133,7 @@ export const FULL: Params = {
   throughput: { executions: 20_000, executorCounts: [1, 2], workspaceCounts: [1, 100], workerConcurrency: 200, stallMs: 60_000 },
   fireLag: { instant: 10_000, spread: 10_000, spreadOverMs: 60_000, single: 60, singleEveryMs: 500, graceMs: 30_000 },
   footprint: { schedules: [100_000, 1_000_000], executions: 1_000_000, idleWindowMs: 30_000 },
+  idleMemory: { idleSeconds: 20 },
   api: { executions: 1_000_000, postRate: 500, getRate: 50, durationSeconds: 15, warmupSeconds: 2, connections: 50 },
   notifications: { executions: 10_000, stallMs: 30_000 },
   monitors: { monitors: 100_000, goingDown: 1_000, idleWindowMs: 10_000 },
@@ -157,6 +162,7 @@ export const QUICK: Params = {
   throughput: { executions: 1_500, executorCounts: [1, 2], workspaceCounts: [1, 100], workerConcurrency: 200, stallMs: 15_000 },
   fireLag: { instant: 1_000, spread: 600, spreadOverMs: 10_000, single: 20, singleEveryMs: 250, graceMs: 10_000 },
   footprint: { schedules: [5_000, 20_000], executions: 20_000, idleWindowMs: 5_000 },
+  idleMemory: { idleSeconds: 20 },
   api: { executions: 20_000, postRate: 500, getRate: 50, durationSeconds: 3, warmupSeconds: 1, connections: 50 },
   notifications: { executions: 1_000, stallMs: 15_000 },
   monitors: { monitors: 10_000, goingDown: 200, idleWindowMs: 5_000 },
@@ -197,6 +203,9 @@ export const TARGETS = {
   zero: { op: '<=', value: 0 },
   redisBytesPerSchedule: { op: '<=', value: 1_024 },
   schedulerIdleCpuPercent: { op: '<', value: 10 },
+  /** RSS added up, 20 s after start: the four apps alone as docker-compose.yml runs them, and `npm start`'s process group. */
+  idleAppsAloneMb: { op: '<=', value: 350 },
+  idleNpmStartMb: { op: '<=', value: 450 },
   postJobsP99Ms: { op: '<', value: 20 },
   executionsPageP99Ms: { op: '<', value: 50 },
   /** GET /v1/jobs/:id/stats at the largest stored history, every window. */

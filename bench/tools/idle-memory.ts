@@ -18,9 +18,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { repoRoot, spawnManaged, stopAll } from '../harness/processes.js';
+import { processGroup, repoRoot, spawnManaged, stopAll, type GroupProcess } from '../harness/processes.js';
 import { createDatabase, databaseUrl, deleteByPrefix, dropDatabase, REDIS_URL } from '../harness/stores.js';
-import { parseStatusBytes } from '../lib/proc.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -40,35 +39,6 @@ if (!existsSync(path.join(tree, 'package.json')) || !existsSync(path.join(tree, 
   process.exit(64);
 }
 
-interface GroupProcess {
-  pid: number;
-  rssBytes: number;
-  anonBytes: number;
-  fileBytes: number;
-  command: string;
-}
-
-/** Every process whose process group is `pgid`, with its resident memory, from /proc. */
-function processGroup(pgid: number): GroupProcess[] {
-  const out: GroupProcess[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the command name (which is in parentheses): state, ppid, pgrp, ...
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (pgrp !== pgid) continue;
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const [rssBytes, anonBytes, fileBytes] = ['VmRSS', 'RssAnon', 'RssFile'].map((field) => parseStatusBytes(status, field) ?? 0);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-      out.push({ pid: Number(entry), rssBytes, anonBytes, fileBytes, command: cmdline.replaceAll(tree, '.') });
-    } catch {
-      // The process ended while being read.
-    }
-  }
-  return out.sort((a, b) => a.pid - b.pid);
-}
-
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 interface Probe {
@@ -77,6 +47,7 @@ interface Probe {
   spaces: Record<string, number>;
   modules: number;
   packages: Record<string, number>;
+  prismaCompiler: boolean;
 }
 
 function printBreakdown(group: GroupProcess[], probes: Probe[]): void {
@@ -86,7 +57,7 @@ function printBreakdown(group: GroupProcess[], probes: Probe[]): void {
     const top = Object.entries(probe.packages).sort((a, b) => b[1] - a[1]);
     process.stdout.write(
       `\n${probe.pid} ${proc?.command ?? ''}\n` +
-        `  heap used ${mb(heapUsed)} of ${mb(heapTotal)} MB, external ${mb(external)} MB (array buffers ${mb(arrayBuffers)} MB), ${probe.modules} modules\n` +
+        `  heap used ${mb(heapUsed)} of ${mb(heapTotal)} MB, external ${mb(external)} MB (array buffers ${mb(arrayBuffers)} MB), ${probe.modules} modules${probe.prismaCompiler ? ", Prisma's query compiler loaded" : ''}\n` +
         `  heap spaces: ${Object.entries(probe.spaces).map(([name, bytes]) => `${name.replace(/_space$/, '')} ${mb(bytes)}`).join(', ')} MB\n` +
         `  ${top.map(([name, count]) => `${name} ${count}`).join(', ')}\n`,
     );
@@ -128,7 +99,7 @@ try {
   }
   await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
   if (!service.alive()) throw new Error(`the service exited:\n${service.tail()}`);
-  const group = processGroup(service.pid);
+  const group = processGroup(service.pid).map((p) => ({ ...p, command: p.command.replaceAll(tree, '.') }));
   const total = group.reduce((sum, p) => sum + p.rssBytes, 0);
   const footprint = group.reduce((sum, p) => sum + p.anonBytes, 0) + Math.max(0, ...group.map((p) => p.fileBytes));
   const settings = Object.entries(extraEnv).map(([k, v]) => ` ${k}=${v}`).join('');

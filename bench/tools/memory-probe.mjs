@@ -49,6 +49,8 @@ if (dir) {
     const memory = process.memoryUsage();
     // Committed bytes of each V8 heap space (new space is the young generation, code space the compiled code).
     const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
-    writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ pid: process.pid, argv: process.argv, memory, spaces, modules: all.size, packages }));
+    // Prisma loads its query compiler (WebAssembly) with its first query: which processes did.
+    const prismaCompiler = [...all].some((url) => url.includes('/query_compiler_'));
+    writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ pid: process.pid, argv: process.argv, memory, spaces, modules: all.size, packages, prismaCompiler }));
   });
 }

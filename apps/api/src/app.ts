@@ -10,6 +10,7 @@ import { traceRequests } from './middleware/trace-requests.js';
 import { workspaceReadGate, workspaceReads } from './middleware/workspace-reads.js';
 import { requestId } from './middleware/request-id.js';
 import { routeExists, routeNamer } from './routes/route-table.js';
+import { lazyRouter } from './middleware/lazy-router.js';
 import { adminRouter } from './routers/admin.router.js';
 import { channelsRouter } from './routers/channels.router.js';
 import { approvalsRouter } from './routers/approvals.router.js';
@@ -30,12 +31,12 @@ import { resumeRouter } from './routers/resume.router.js';
 import { hostLimitsRouter } from './routers/host-limits.router.js';
 import { secretsRouter } from './routers/secrets.router.js';
 import { triggersRouter } from './routers/triggers.router.js';
-import { DASHBOARD_PATH, queueDashboard } from './routers/queue-dashboard.js';
+import { dashboardGate, DASHBOARD_PATH } from './routers/dashboard-gate.js';
 import { signingKeyRouter } from './routers/signing-key.router.js';
 import { auditEventsRouter } from './routers/audit-events.router.js';
 import { tokensRouter } from './routers/tokens.router.js';
 import { tagsRouter } from './routers/tags.router.js';
-import { CONSOLE_PATH, consoleRouter } from './console/index.js';
+import { CONSOLE_PATH } from './console/paths.js';
 
 /**
  * `redis` holds the counts of RATE_LIMIT_PER_MINUTE and PUBLIC_RATE_LIMIT_PER_MINUTE, shared by
@@ -56,9 +57,12 @@ export function createApp(deps: ApiDeps): Express {
     http: createHttpClient({ allowPrivateTargets: deps.config.allowPrivateTargets }),
     mailer: deps.config.smtpUrl ? createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.smtpFrom, timeoutMs: SEND_TIMEOUT_MS, pool: false }) : null,
   };
-  const routeOf = routeNamer(app);
+  // Bumped when a lazily built router (the console, the queue dashboard) comes in: the route tables read the app again.
+  const routeVersion = { current: 0 };
+  const lazy = (build: () => Promise<express.Router>) => lazyRouter(build, () => void (routeVersion.current += 1));
+  const routeOf = routeNamer(app, routeVersion);
   // Every route's permission, from one table (apps/api/src/routes/permissions.ts), for the API and the console.
-  const routes = { routeOf, exists: routeExists(app) };
+  const routes = { routeOf, exists: routeExists(app, routeVersion) };
   app.use(requestId, observeRequests(deps.logger, routeOf));
   // Nothing at all unless spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT).
   if (deps.tracing) app.use(traceRequests(deps.tracing, routeOf));
@@ -86,12 +90,14 @@ export function createApp(deps: ApiDeps): Express {
   // The web console reads its own forms and answers with pages, not the JSON error envelope.
   // One workspace's reads in progress at once are bounded in this process, in the API and the console together.
   const reads = workspaceReadGate();
-  app.use(CONSOLE_PATH, consoleRouter(deps, senders, { token: tokenLimit, signIn: signInLimit, reads }, routes));
+  // Built on its first request, as the queue dashboard: an API that serves no console does not hold it in memory.
+  app.use(CONSOLE_PATH, lazy(async () => (await import('./console/console.router.js')).consoleRouter(deps, senders, { token: tokenLimit, signIn: signInLimit, reads }, routes)));
   app.use(['/v1', '/admin/v1'], jsonBodiesOnly);
   app.use(jsonBody('1mb'));
 
   app.use('/admin/v1', adminRouter(deps));
-  app.use(DASHBOARD_PATH, queueDashboard(deps.queues, { adminToken: deps.config.adminToken, actions: deps.config.queueDashboardActions }));
+  const actions = deps.config.queueDashboardActions;
+  app.use(DASHBOARD_PATH, dashboardGate(deps.config.adminToken), lazy(async () => (await import('./routers/queue-dashboard.js')).queueDashboard(deps.queues, { actions })));
 
   const v1 = express.Router();
   v1.use(requireApiToken(deps.pool), requirePermission(routes, refuseWithError));

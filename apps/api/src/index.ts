@@ -1,3 +1,3 @@
 export * from './server.js';
 export * from './app.js';
-export { CONSOLE_PATH } from './console/index.js';
+export { CONSOLE_PATH } from './console/paths.js';

@@ -1,5 +1,6 @@
 import { createTestContext, type TestContext } from '@cronsvc/core/testing';
 import { createApp } from '../src/app.js';
+import type { LazyRouter } from '../src/middleware/lazy-router.js';
 
 export interface ApiApp {
   ctx: TestContext;
@@ -20,4 +21,13 @@ export function useApiApp(env: Record<string, string> | (() => Record<string, st
   });
   afterAll(() => api.ctx?.close());
   return api;
+}
+
+/**
+ * Builds the routers an app builds on their first request (src/middleware/lazy-router.ts: the
+ * console, the queue dashboard), so that listRoutes sees every route the app can answer.
+ */
+export async function loadLazyRouters(app: ReturnType<typeof createApp>): Promise<void> {
+  const stack = (app as unknown as { router: { stack: { handle: Partial<LazyRouter> }[] } }).router.stack;
+  await Promise.all(stack.map((layer) => layer.handle.load?.()));
 }

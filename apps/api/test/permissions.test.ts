@@ -4,7 +4,7 @@ import { aChannel, aDelivery, aJob, aMonitor, aOneTimeExecution, aRule, aToken, 
 import { ROUTE_PERMISSIONS } from '../src/routes/permissions.js';
 import { listRoutes } from '../src/routes/route-table.js';
 import { openApiPath } from '../src/openapi/document.js';
-import { useApiApp } from './api-app.js';
+import { loadLazyRouters, useApiApp } from './api-app.js';
 import { csrfOf } from './console-fixture.js';
 import { openApi } from './openapi-document.js';
 
@@ -18,7 +18,8 @@ const TABLE = Object.entries(ROUTE_PERMISSIONS).map(([key, permission]) => {
   return { key, method, path, permission };
 });
 
-it('has a line for every route of the app, and a route for every line', () => {
+it('has a line for every route of the app, and a route for every line', async () => {
+  await loadLazyRouters(api.app);
   const routes = listRoutes(api.app).map((r) => `${r.method} ${r.path}`);
   const missing = routes.filter((r) => !(r in ROUTE_PERMISSIONS));
   const stale = Object.keys(ROUTE_PERMISSIONS).filter((key) => !routes.includes(key));

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Router } from 'express';
 import type { ApiDeps } from '../app.js';
-import { buildDocument } from '../openapi/document.js';
 
 // swagger-ui's own build, served from this service: the page loads nothing from another host.
 const swaggerUi = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -40,14 +39,24 @@ const INIT = `window.ui = SwaggerUIBundle({
 
 /**
  * GET /v1/openapi.json (public: the document holds no secret) and GET /docs, the API reference
- * rendered by swagger-ui from that document.
+ * rendered by swagger-ui from that document. The document and what builds it (the operations,
+ * joi-to-json) are loaded on its first request: most API processes never serve it
+ * (docs/BENCHMARKS.md, "Idle memory").
  */
 export function docsRouter(deps: ApiDeps): Router {
   const router = Router();
-  let document: string | undefined;
-  router.get('/v1/openapi.json', (_req, res) => {
-    document ??= JSON.stringify(buildDocument(deps.config.publicBaseUrl));
-    res.type('application/json').send(document);
+  let document: Promise<string> | undefined;
+  const built = async () => JSON.stringify((await import('../openapi/document.js')).buildDocument(deps.config.publicBaseUrl));
+  router.get('/v1/openapi.json', (_req, res, next) => {
+    document ??= built();
+    document.then(
+      (text) => void res.type('application/json').send(text),
+      (error: unknown) => {
+        // Built again by the next request.
+        document = undefined;
+        next(error);
+      },
+    );
   });
   router.get('/docs', (_req, res) => {
     res.set({ 'Content-Security-Policy': PAGE_CSP, 'X-Frame-Options': 'DENY' }).type('html').send(PAGE);

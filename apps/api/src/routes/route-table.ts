@@ -38,10 +38,23 @@ export function listRoutes(app: Express): RouteEntry[] {
   return out;
 }
 
+/**
+ * Counts the times routes were added to an app after its tables were read (a lazily loaded router,
+ * middleware/lazy-router.ts): the tables below read the app again when it has changed.
+ */
+export interface RouteVersion {
+  current: number;
+}
+
 /** Whether the app has a route of this method and pattern; the table is read at the first call. */
-export function routeExists(app: Express): (method: string, pattern: string) => boolean {
+export function routeExists(app: Express, version: RouteVersion = { current: 0 }): (method: string, pattern: string) => boolean {
   let known: Set<string> | undefined;
+  let readAt = version.current;
   return (method, pattern) => {
+    if (readAt !== version.current) {
+      known = undefined;
+      readAt = version.current;
+    }
     known ??= new Set(listRoutes(app).map((r) => `${r.method} ${r.path}`));
     return known.has(`${method} ${pattern}`);
   };
@@ -77,10 +90,11 @@ function matches(pattern: string[], path: string[]): boolean {
  * A function from a request's method and path to the route pattern it matched: the most specific
  * pattern that fits the path, preferring one that has the method (a 405 still names its route);
  * UNMATCHED when none fits. The table is read from the app at the first call, once every route
- * has been added.
+ * has been added, and again after `version` changes.
  */
-export function routeNamer(app: Express): (method: string, path: string) => string {
+export function routeNamer(app: Express, version: RouteVersion = { current: 0 }): (method: string, path: string) => string {
   let table: Pattern[] | undefined;
+  let readAt = version.current;
   const build = () => {
     const byPath = new Map<string, Pattern>();
     for (const { method, path } of listRoutes(app)) {
@@ -94,6 +108,10 @@ export function routeNamer(app: Express): (method: string, path: string) => stri
     return [...byPath.values()].sort((a, b) => b.literals - a.literals || b.segments.length - a.segments.length);
   };
   return (method, path) => {
+    if (readAt !== version.current) {
+      table = undefined;
+      readAt = version.current;
+    }
     table ??= build();
     const segments = segmentsOf(path);
     const wanted = method === 'HEAD' ? 'GET' : method;

@@ -51,6 +51,11 @@ export function createDb(databaseUrl: string, options: PoolOptions = {}): Db {
   return new PrismaClient({ adapter: new PrismaPg(poolConfig(databaseUrl, options)) });
 }
 
+/** A connection pool of the service's settings, for plain SQL without Prisma. */
+export function createPool(databaseUrl: string, options: PoolOptions = {}): SqlPool {
+  return new pg.Pool(poolConfig(databaseUrl, options));
+}
+
 /**
  * Prisma for everything, and its connection pool (the caller ends it after $disconnect) for the
  * hot statements (the executor's two per attempt, the API's token lookup and job insert), which

@@ -20,16 +20,19 @@ export function retentionCutoff(now: Date, retentionDays: number): Date {
  * never held up behind a long delete; SKIP LOCKED leaves rows that someone is updating
  * (a DLQ replay, another scheduler replica pruning) for the next run instead of waiting.
  */
-export async function pruneExecutions(deps: Pick<Deps, 'db'>, options: { olderThan: Date; batchSize?: number }): Promise<number> {
+export async function pruneExecutions(deps: Pick<Deps, 'pool'>, options: { olderThan: Date; batchSize?: number }): Promise<number> {
   const batchSize = options.batchSize ?? 1000;
   let total = 0;
   for (;;) {
-    const deleted = await deps.db.$executeRaw`
-      DELETE FROM executions WHERE id IN (
-        SELECT id FROM executions
-         WHERE created_at < ${options.olderThan} AND status IN ('succeeded', 'failed')
-         LIMIT ${batchSize}
-         FOR UPDATE SKIP LOCKED)`;
+    const { rowCount } = await deps.pool.query(
+      `DELETE FROM executions WHERE id IN (
+         SELECT id FROM executions
+          WHERE created_at < $1::timestamptz AND status IN ('succeeded', 'failed')
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED)`,
+      [options.olderThan.toISOString(), batchSize],
+    );
+    const deleted = rowCount ?? 0;
     total += deleted;
     if (deleted < batchSize) return total;
   }

@@ -14,7 +14,9 @@ interface PendingRow {
  * and retries due before `dueBefore`, and running ones whose worker's lease expired (judged
  * on the database's clock, like every lease decision: see ADR 006).
  * At start-up `dueBefore` is far in the future, so everything pending is queued again.
- * Returns how many were handed to the queue.
+ * Returns how many were handed to the queue. Plain SQL on the pool: the scheduler runs this at
+ * start and every interval, and an idle scheduler should not load Prisma's query compiler
+ * (docs/BENCHMARKS.md, "Idle memory").
  */
 export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; batchSize?: number }): Promise<number> {
   const batchSize = options.batchSize ?? 1000;
@@ -22,13 +24,15 @@ export async function reconcileQueue(deps: Deps, options: { dueBefore: Date; bat
   let afterId = '';
   let total = 0;
   for (;;) {
-    const rows = await deps.db.$queryRaw<PendingRow[]>`
-      SELECT id, attempt_count, next_attempt_at, workspace_id FROM executions
-       WHERE finished_at IS NULL AND status IN ('queued', 'running')
-         AND (next_attempt_at, id) > (${afterTime}, ${afterId})
-         AND ((next_attempt_at <= ${options.dueBefore} AND locked_until IS NULL) OR locked_until < now())
-       ORDER BY next_attempt_at, id
-       LIMIT ${batchSize}`;
+    const { rows } = await deps.pool.query<PendingRow>(
+      `SELECT id, attempt_count, next_attempt_at, workspace_id FROM executions
+        WHERE finished_at IS NULL AND status IN ('queued', 'running')
+          AND (next_attempt_at, id) > ($1::timestamptz, $2::text)
+          AND ((next_attempt_at <= $3::timestamptz AND locked_until IS NULL) OR locked_until < now())
+        ORDER BY next_attempt_at, id
+        LIMIT $4`,
+      [afterTime.toISOString(), afterId, options.dueBefore.toISOString(), batchSize],
+    );
     if (rows.length === 0) return total;
     const items: ExecutionEnqueue[] = rows.map((r) => ({ executionId: r.id, attempt: r.attempt_count + 1, runAt: r.next_attempt_at, workspaceId: r.workspace_id }));
     await deps.queues.requeueExecutions(items);

@@ -6,16 +6,19 @@ import type { Deps } from '../deps/deps.js';
  * long as EXECUTION_RETENTION_DAYS. Batches found through the monitor_id index, each its own
  * short statement, skipping rows someone is updating. Returns how many were deleted.
  */
-export async function pruneMonitorDeliveries(deps: Pick<Deps, 'db'>, options: { olderThan: Date; batchSize?: number }): Promise<number> {
+export async function pruneMonitorDeliveries(deps: Pick<Deps, 'pool'>, options: { olderThan: Date; batchSize?: number }): Promise<number> {
   const batchSize = options.batchSize ?? 1000;
   let total = 0;
   for (;;) {
-    const deleted = await deps.db.$executeRaw`
-      DELETE FROM deliveries WHERE id IN (
-        SELECT id FROM deliveries
-         WHERE monitor_id IS NOT NULL AND created_at < ${options.olderThan} AND status IN ('sent', 'failed')
-         LIMIT ${batchSize}
-         FOR UPDATE SKIP LOCKED)`;
+    const { rowCount } = await deps.pool.query(
+      `DELETE FROM deliveries WHERE id IN (
+         SELECT id FROM deliveries
+          WHERE monitor_id IS NOT NULL AND created_at < $1::timestamptz AND status IN ('sent', 'failed')
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED)`,
+      [options.olderThan.toISOString(), batchSize],
+    );
+    const deleted = rowCount ?? 0;
     total += deleted;
     if (deleted < batchSize) return total;
   }

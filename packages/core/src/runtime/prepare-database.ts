@@ -39,19 +39,27 @@ export async function prepareDatabase(config: Config, logger: Logger, options: {
   const role = options.bootstrapToken ?? 'apply';
   const applies = config.bootstrapApiToken !== undefined && role !== 'leave';
   if (applies || role === 'own') {
-    const [{ createDb }, { ensureBootstrapWorkspace, revokeBootstrapTokens }] = await Promise.all([import('../db/client.js'), import('../workspaces/workspaces.js')]);
-    const db = createDb(config.databaseUrl, { max: 1 });
-    try {
-      if (role === 'own') {
-        const revoked = await revokeBootstrapTokens(db, config.bootstrapApiToken);
+    const [{ createDb, createPool }, { ensureBootstrapWorkspace, revokeBootstrapTokens }] = await Promise.all([import('../db/client.js'), import('../workspaces/workspaces.js')]);
+    if (role === 'own') {
+      const pool = createPool(config.databaseUrl, { max: 1 });
+      try {
+        const revoked = await revokeBootstrapTokens(pool, config.bootstrapApiToken);
         if (revoked.length > 0) {
           const why = config.bootstrapApiToken === undefined ? 'BOOTSTRAP_API_TOKEN is not set' : 'BOOTSTRAP_API_TOKEN is another value now';
           logger.warn(`revoked ${revoked.length} API token(s) made by an earlier BOOTSTRAP_API_TOKEN (npm run dev's dev-token is one): ${why}`, { revoked });
         }
+      } finally {
+        await pool.end();
       }
-      if (applies) await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken!);
-    } finally {
-      await db.$disconnect();
+    }
+    // Prisma only with the setting: a start without it loads no query compiler here.
+    if (applies) {
+      const db = createDb(config.databaseUrl, { max: 1 });
+      try {
+        await ensureBootstrapWorkspace(db, config.secretsEncryptionKey, config.bootstrapApiToken!);
+      } finally {
+        await db.$disconnect();
+      }
     }
   }
 }

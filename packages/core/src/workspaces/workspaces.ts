@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Joi from 'joi';
 import type { Actor } from '../access/actor.js';
 import { writeAudit } from '../access/audit.js';
-import type { Db } from '../db/client.js';
+import { inTransaction, type Db, type SqlPool } from '../db/client.js';
 import { hashToken, newId } from '../ids/ids.js';
 import { encryptValue } from '../secrets/crypto.js';
 import { generateSigningKey, signingKeyPlace } from '../signatures/signing-key-format.js';
@@ -65,13 +65,13 @@ export async function ensureBootstrapWorkspace(db: Db, encryptionKey: Buffer, to
  * that a well-known development token does not outlive the start that set it. Answers the ids of
  * the revoked tokens; their console sessions end with them.
  */
-export async function revokeBootstrapTokens(db: Db, keep: string | undefined): Promise<string[]> {
-  const kept = keep === undefined ? undefined : hashToken(keep);
-  return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
-    const stale = await tx.apiToken.findMany({ where: { fromBootstrap: true, ...(kept ? { tokenHash: { not: kept } } : {}) }, select: { id: true } });
-    if (stale.length > 0) await tx.apiToken.deleteMany({ where: { id: { in: stale.map((t) => t.id) } } });
-    return stale.map((t) => t.id);
+export async function revokeBootstrapTokens(pool: SqlPool, keep: string | undefined): Promise<string[]> {
+  const kept = keep === undefined ? null : hashToken(keep);
+  // Plain SQL: every API start runs this, and Prisma would load its query compiler for it.
+  return inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [BOOTSTRAP_LOCK_KEY]);
+    const { rows } = await client.query<{ id: string }>('DELETE FROM api_tokens WHERE from_bootstrap AND ($1::text IS NULL OR token_hash <> $1::text) RETURNING id', [kept]);
+    return rows.map((r) => r.id);
   });
 }
 
