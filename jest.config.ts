@@ -24,6 +24,15 @@ const onPostgresQueues = [
   'apps/notifier/test/callbacks.test.ts',
   'apps/api/test/rate-limit.test.ts',
   'apps/api/test/public-rate-limit.test.ts',
+  // The fault suite (docs/RELIABILITY.md), but for the Redis faults (redis-loss), which the
+  // PostgreSQL backend cannot have. The stops (signals to `npm start`, minutes of run time) and the
+  // fire ledger's outage (real minute boundaries) depend little on the queues: on PostgreSQL they
+  // run at full size only (npm run test:faults), to keep `npm test` short.
+  'scripts/faults/dead-executor.test.ts',
+  'scripts/faults/dead-notifier.test.ts',
+  'scripts/faults/stalled-executor.test.ts',
+  'scripts/faults/postgres-faults.test.ts',
+  ...(process.env.FAULT_SCALE === 'full' ? ['scripts/faults/stops.test.ts', 'scripts/faults/fire-ledger.test.ts'] : []),
 ];
 
 const config: Config = {

@@ -21,21 +21,26 @@ export async function inParallel<T>(count: number, concurrency: number, send: (i
   return results;
 }
 
-/** Creates `count` scheduled jobs due at `dueAt`, each calling `${target.url}/${tag}-<n>`. */
-export async function createBurst(api: string, token: string, target: TargetServer, tag: string, count: number, dueAt: number): Promise<Burst> {
-  const paths = Array.from({ length: count }, (_, i) => `/${tag}-${i}`);
-  const runAt = new Date(dueAt).toISOString();
-  const statuses = await inParallel(count, 32, async (i) => {
+/** Creates a scheduled job due at each of `dueAts` (ms since the epoch), the n-th calling `${target.url}/${tag}-<n>`; answers their paths. */
+export async function createScheduledJobs(api: string, token: string, target: TargetServer, tag: string, dueAts: number[]): Promise<string[]> {
+  const paths = dueAts.map((_, i) => `/${tag}-${i}`);
+  const statuses = await inParallel(dueAts.length, 32, async (i) => {
     const res = await fetch(`${api}/v1/jobs`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(aScheduledJob({ name: `${tag}-${i}`, request: { url: `${target.url}${paths[i]}` }, schedule: { run_at: runAt } })),
+      body: JSON.stringify(aScheduledJob({ name: `${tag}-${i}`, request: { url: `${target.url}${paths[i]}` }, schedule: { run_at: new Date(dueAts[i]).toISOString() } })),
     });
     await res.arrayBuffer();
     return res.status;
   });
   const refused = statuses.filter((s) => s !== 201);
-  if (refused.length > 0) throw new Error(`${refused.length} jobs of the burst not created (statuses ${[...new Set(refused)].join(', ')})`);
+  if (refused.length > 0) throw new Error(`${refused.length} scheduled jobs not created (statuses ${[...new Set(refused)].join(', ')})`);
+  return paths;
+}
+
+/** Creates `count` scheduled jobs due at `dueAt`, each calling `${target.url}/${tag}-<n>`. */
+export async function createBurst(api: string, token: string, target: TargetServer, tag: string, count: number, dueAt: number): Promise<Burst> {
+  const paths = await createScheduledJobs(api, token, target, tag, Array.from({ length: count }, () => dueAt));
   return { paths, dueAt };
 }
 

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
-  createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
+  createTestDatabase, deleteRedisKeys, productionEnv, queueEnv, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
   type TestDatabase
 } from '@cronsvc/core/testing';
-import { createBurst, until } from './burst.js';
+import { createBurst, until, type Burst } from './burst.js';
 import { callsOf, executionIdsByJob, firstCallLag, judgeCalls, untilEveryCall } from './calls.js';
+import { keepCreating, type Answer } from './clients.js';
 import { faultScale, FULL_SCALE } from './scale.js';
 
 // A worker SIGKILLed in the middle of a burst (docs/RELIABILITY.md, "A dead or stalled
@@ -12,8 +13,9 @@ import { faultScale, FULL_SCALE } from './scale.js';
 // its heartbeat stop and takes its work over (docs/adr/018-liveness-based-reclaim.md), so every
 // fire is sent within seconds of its due time instead of after the 30 s lease; a fire is sent
 // twice only if the dead executor may have sent it, with the same execution id. A scheduler killed
-// while firing loses nothing and doubles nothing (a notifier: dead-notifier.test.ts). Leases and
-// the reconciler keep their production lengths, so the heartbeat is what recovers.
+// while firing, or an API killed while clients create jobs through it, loses nothing and doubles
+// nothing (a notifier: dead-notifier.test.ts). Leases and the reconciler keep their production
+// lengths, so the heartbeat is what recovers. On both queue backends (queueEnv).
 
 const TOKEN = `csk_${randomBytes(16).toString('hex')}`;
 const FIRES = faultScale(300, 2_000);
@@ -42,8 +44,8 @@ beforeAll(async () => {
   [database, target] = await Promise.all([createTestDatabase(), startTargetServer()]);
   prefix = uniqueName('test');
   service = await startCompiledService(
-    productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix, EXECUTOR_CONCURRENCY }),
-    { api: 1, scheduler: 2, executor: 2 },
+    productionEnv({ DATABASE_URL: database.url, ...queueEnv(prefix), EXECUTOR_CONCURRENCY }),
+    { api: 2, scheduler: 2, executor: 2 },
     (name): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
   );
 }, 120_000);
@@ -55,7 +57,7 @@ afterAll(async () => {
   if (prefix) await deleteRedisKeys(prefix);
 });
 
-const processesOf = (name: 'scheduler' | 'executor') => service.processes.filter((p) => p.name === name && p.app.child.exitCode === null && p.app.child.signalCode === null);
+const processesOf = (name: 'api' | 'scheduler' | 'executor') => service.processes.filter((p) => p.name === name && p.app.child.exitCode === null && p.app.child.signalCode === null);
 const jobOf = (path: string) => path.slice(1);
 
 it(`sends every fire of an executor SIGKILLed 150 ms after ${FIRES} came due, within 5 s, none under two ids`, async () => {
@@ -100,3 +102,32 @@ it(`loses and doubles nothing when a scheduler is SIGKILLed while firing ${SMALL
   process.stdout.write(`dead scheduler: ${SMALL} fires; lag p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms\n`);
   expect(faults).toEqual({ lost: [], underTwoIds: [], resentByTheLiving: [], resent: 0 });
 }, 180_000);
+
+it('loses and doubles nothing when an API is SIGKILLed while clients create jobs through it', async () => {
+  target.handle((_req, res) => void res.end('ok'));
+  const victim = processesOf('api')[1];
+  const onVictim = keepCreating(service.apis[1], TOKEN, target, 'api-killed');
+  const onSurvivor = keepCreating(service.apis[0], TOKEN, target, 'api-alive');
+  await waitFor(() => onVictim.answers.filter((a) => a.status === 201).length >= 10, { what: 'jobs created through the API to be killed' });
+  const killedAt = Date.now();
+  await victim.app.kill('SIGKILL');
+  await waitFor(() => onSurvivor.answers.filter((a) => a.at > killedAt + 1_000 && a.status === 201).length >= 10, { what: 'jobs created through the other API after the kill' });
+  await Promise.all([onVictim.stop(), onSurvivor.stop()]);
+  // The other API kept answering; the killed one answered until it died, then nothing. Neither
+  // answered anything but 201 or, when Postgres could not serve in time (a busy machine), 503.
+  const answered = (a: Answer) => a.status === 201 || (a.status === 503 && a.code === 'service_unavailable');
+  expect(onSurvivor.answers.filter((a) => !answered(a))).toEqual([]);
+  expect(onVictim.answers.filter((a) => !answered(a) && a.status !== 0)).toEqual([]);
+  // Every job accepted exists; a request left without an answer created its job or did not.
+  const answers = [...onVictim.answers, ...onSurvivor.answers];
+  const executions = await executionIdsByJob(database.url);
+  expect(answers.filter((a) => a.status === 201 && !executions.has(jobOf(a.path))).map((a) => a.path)).toEqual([]);
+  const created: Burst = { paths: answers.map((a) => a.path).filter((path) => executions.has(jobOf(path))), dueAt: killedAt };
+  await untilEveryCall(target, created, database.url, service.output);
+  const faults = judgeCalls(callsOf(target, created), await executionIdsByJob(database.url), jobOf, 0);
+  process.stdout.write(`dead API: ${created.paths.length} jobs created, ${answers.filter((a) => a.status === 0).length} requests left without an answer by the kill\n`);
+  expect(faults).toEqual({ lost: [], underTwoIds: [], resentByTheLiving: [], resent: 0 });
+  // Nothing that was not created was called.
+  const paths = new Set(created.paths);
+  expect(target.received.filter((r) => r.url.includes('-live-') && !paths.has(r.url)).map((r) => r.url)).toEqual([]);
+}, 120_000);

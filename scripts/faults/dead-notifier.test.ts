@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  aScheduledJob, connectedTo, createTestDatabase, deleteRedisKeys, holdAnswers, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService,
+  aScheduledJob, connectedTo, createTestDatabase, deleteRedisKeys, holdAnswers, productionEnv, queueEnv, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService,
   type TargetServer, type TestDatabase
 } from '@cronsvc/core/testing';
 import { inParallel, type Burst } from './burst.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   [database, target, receiver] = await Promise.all([createTestDatabase(), startTargetServer(), startTargetServer()]);
   prefix = uniqueName('test');
   service = await startCompiledService(
-    productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix }),
+    productionEnv({ DATABASE_URL: database.url, ...queueEnv(prefix) }),
     { api: 1, scheduler: 1, executor: 1, notifier: 2 },
     (name): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
   );

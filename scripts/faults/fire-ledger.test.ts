@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
-  aCronJob, createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService,
+  aCronJob, createTestDatabase, deleteRedisKeys, productionEnv, queueEnv, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService,
   type TargetServer, type TestDatabase,
 } from '@cronsvc/core/testing';
 import { faultScale } from './scale.js';
@@ -26,7 +26,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   [database, target] = await Promise.all([createTestDatabase(), startTargetServer()]);
   prefix = uniqueName('test');
-  env = productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix });
+  env = productionEnv({ DATABASE_URL: database.url, ...queueEnv(prefix) });
 }, 60_000);
 
 afterAll(async () => {

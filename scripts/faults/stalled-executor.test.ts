@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
-  aOneTimeJob, createTestDatabase, deleteRedisKeys, productionEnv, redisUrl, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
+  aOneTimeJob, createTestDatabase, deleteRedisKeys, productionEnv, queueEnv, startCompiledService, startTargetServer, uniqueName, waitFor, type CompiledService, type TargetServer,
   type TestDatabase
 } from '@cronsvc/core/testing';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   [database, target] = await Promise.all([createTestDatabase(), startTargetServer()]);
   prefix = uniqueName('test');
   service = await startCompiledService(
-    productionEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_BACKEND: 'redis', REDIS_PREFIX: prefix }),
+    productionEnv({ DATABASE_URL: database.url, ...queueEnv(prefix) }),
     { api: 1, scheduler: 1, executor: 2 },
     (name): Record<string, string> => (name === 'api' ? { BOOTSTRAP_API_TOKEN: TOKEN } : {}),
   );

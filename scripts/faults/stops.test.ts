@@ -8,7 +8,7 @@ import {
   deleteRedisKeys,
   groupProcesses,
   holdAnswers,
-  redisUrl,
+  queueEnv,
   repoRoot,
   spawnProcess,
   startTargetServer,
@@ -74,8 +74,7 @@ async function start(env: Record<string, string> = {}, options: { npm?: boolean;
   const port = options.port ?? (await freePort());
   const serviceEnv = {
     DATABASE_URL: db.url,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
+    ...queueEnv(prefix),
     PORT: String(port),
     BOOTSTRAP_API_TOKEN: TOKEN,
     SECRETS_ENCRYPTION_KEY: key,

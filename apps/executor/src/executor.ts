@@ -27,7 +27,8 @@ const HOLD_LIMIT = 50_000;
 // How often a workspace held back here for want of room looks again, in case the room came back
 // on another executor (this one learns of its own turns ending at once).
 const PROBE_MS = 1_000;
-// An attempt outside a queue job that failed (the database away) is queued again this much later.
+// An attempt outside a queue job that failed is queued again this much later; so is one that
+// waited for the database when the executor stops.
 const RETRY_AFTER_ERROR_MS = 1_000;
 // A held-back attempt's queue job waits this long in the delayed set rather than ending, so that
 // the reconciler, finding it there, does not queue the execution again every interval; it comes
@@ -77,6 +78,19 @@ export function startExecutor(runtime: Runtime): Executor {
     return work;
   };
   let stopping = false;
+  let stopped: () => void = () => undefined;
+  const whenStopping = new Promise<void>((resolve) => (stopped = resolve));
+  /**
+   * After an attempt failed: true when it failed because the database is away and the database
+   * answers again, so the attempt is to be made again at once (docs/adr/033-noticing-the-database-is-back.md);
+   * false for any other failure, or when the executor began to stop meanwhile.
+   */
+  const databaseBack = async (error: unknown): Promise<boolean> => {
+    const back = stopping ? undefined : runtime.databaseOutage.untilBack(error);
+    if (!back) return false;
+    await Promise.race([back, whenStopping]);
+    return !stopping;
+  };
   let abandoned: Promise<void> | undefined;
   /**
    * The attempt of an admitted item (heldBack.admit). However it ends, its turn is over for
@@ -126,8 +140,11 @@ export function startExecutor(runtime: Runtime): Executor {
         else if ('handedBack' in outcome) await requeue(new Date());
         else if ('retryAt' in outcome && !holdUntil(item, outcome.retryAt.getTime())) await requeue(outcome.retryAt);
       } catch (error) {
-        // A database error, most likely: the queue takes the attempt back for a second later, or,
-        // should it fail too, the reconciler queues it once it is overdue.
+        // The database away: the attempt stays here and is made again the moment it answers
+        // (with the queues in PostgreSQL, there is no queue to give it back to meanwhile).
+        if (await databaseBack(error)) return runLoose(item, { fromLane: false });
+        // Anything else, or a stop: the queue takes the attempt back for a second later, or,
+        // should that fail too, the reconciler queues it once it is overdue.
         logger.warn('held attempt failed; queueing it again', { executionId: item.executionId, error: (error as Error).message });
         await requeue(new Date(Date.now() + RETRY_AFTER_ERROR_MS)).catch(() => undefined);
       }
@@ -162,16 +179,22 @@ export function startExecutor(runtime: Runtime): Executor {
       if (data.runAt !== undefined && data.runAt > Date.now() && holdUntil(item, data.runAt)) return;
       // Held back by its workspace's fair share: it waits in its lane, Postgres keeps the execution queued.
       if (!heldBack.admit(item)) return waitInLane(job, token);
-      let outcome: Awaited<ReturnType<typeof attempt>>;
-      try {
-        outcome = await attempt(item);
-      } catch (error) {
-        if (!isUnavailable(error)) throw error;
-        // Postgres is away: the attempt is tried again a second later under the same queue job,
-        // so it runs within a second of Postgres's return instead of failing its queue job and
-        // waiting for the reconciler.
-        await job.moveToDelayed(Date.now() + RETRY_AFTER_ERROR_MS, token);
-        throw new DelayedError();
+      let outcome: Awaited<ReturnType<typeof attempt>> | undefined;
+      while (outcome === undefined) {
+        try {
+          outcome = await attempt(item);
+        } catch (error) {
+          // Postgres is away: the attempt is made again under the same queue job the moment it
+          // answers, instead of failing its queue job and waiting for the reconciler.
+          if (await databaseBack(error)) {
+            if (!heldBack.admit(item)) return waitInLane(job, token);
+            continue;
+          }
+          if (!isUnavailable(error)) throw error;
+          // Stopping while Postgres is away: back to the queue, for whoever runs next.
+          await job.moveToDelayed(Date.now() + RETRY_AFTER_ERROR_MS, token);
+          throw new DelayedError();
+        }
       }
       if (outcome === 'held') return waitInLane(job, token);
       if ('deferred' in outcome) {
@@ -233,6 +256,7 @@ export function startExecutor(runtime: Runtime): Executor {
     worker,
     async stop() {
       stopping = true;
+      stopped();
       await deadExecutors.stop();
       clearInterval(probe);
       // Not awaited yet: closing waits for the queue jobs in hand, and the held attempts must go back first.
@@ -261,6 +285,7 @@ export function startExecutor(runtime: Runtime): Executor {
     abandon() {
       abandoned ??= (async () => {
         stopping = true;
+        stopped();
         const count = claims.size;
         const released = await claims.handBack().catch((error: Error) => {
           logger.warn('releasing the claims in hand failed; those executions run again once their leases end', { error: error.message });

@@ -78,6 +78,9 @@ export function startNotifier(runtime: Runtime, options: { workerId?: string } =
   const onError = (name: string, error: unknown) => {
     logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
   };
+  // A relay or sweep that failed because the database is away goes again the moment it answers,
+  // and the outage is logged once rather than every pass (docs/adr/033-noticing-the-database-is-back.md).
+  const untilBack = { untilRetry: (error: unknown) => runtime.databaseOutage.untilBack(error) };
   // First attempts of what the relay writes are sent from here, without a round through Redis.
   const sendFirst = async (deliveryId: string) => {
     const { heldUntil } = await send(deliveryId);
@@ -90,6 +93,7 @@ export function startNotifier(runtime: Runtime, options: { workerId?: string } =
     async () => local.backlog < LOCAL_BACKLOG && (await relayEvents(runtime, { dispatch: (ids) => local.push(ids) })) > 0,
     RELAY_IDLE_MS,
     onError,
+    untilBack,
   );
   const stopSweep = repeat(
     'monitor sweep',
@@ -98,6 +102,7 @@ export function startNotifier(runtime: Runtime, options: { workerId?: string } =
     },
     SWEEP_INTERVAL_MS,
     onError,
+    untilBack,
   );
   // A dead notifier's deliveries, those it was sending and those it had relayed, are sent from here.
   const deadNotifiers = watchDeadNotifiers(runtime, { workerId, take: ({ running, due }) => local.push([...running, ...due]) });

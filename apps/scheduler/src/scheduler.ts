@@ -21,6 +21,10 @@ export interface Scheduler {
 export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   const { config, logger, clock } = runtime;
   const onError = (name: string, error: unknown) => logger.warn(`${name} failed; retrying`, { error: (error as Error).message });
+  // A pass that failed because the database is away runs again the moment it answers, rather than
+  // a tick or a reconcile interval later: what came due meanwhile is fired at once
+  // (docs/adr/033-noticing-the-database-is-back.md). The outage is logged once, not per pass.
+  const untilBack = { untilRetry: (error: unknown) => runtime.databaseOutage.untilBack(error) };
   const far = new Date(8_640_000_000_000_000);
   // Everything pending, the soonest due first (reconcileQueue pages in due order).
   const rebuildQueues = async () => {
@@ -30,7 +34,7 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   // Started before the start-up rebuild: its sentinel is then older than what the rebuild queues.
   const lossWatch = runtime.redis ? watchQueueLoss(runtime.redis, { prefix: config.redisPrefix, intervalMs: QUEUE_LOSS_CHECK_MS, rebuild: rebuildQueues, logger }) : undefined;
   await rebuildQueues().catch((error) => onError('start-up queue rebuild', error));
-  const stopFiring = repeat('fire', () => fireDueJobs(runtime, { lookaheadMs: config.schedulerLookaheadMs }), config.schedulerTickMs, onError);
+  const stopFiring = repeat('fire', () => fireDueJobs(runtime, { lookaheadMs: config.schedulerLookaheadMs }), config.schedulerTickMs, onError, untilBack);
   const stopReconciling = repeat(
     'reconcile',
     async () => {
@@ -40,10 +44,11 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
     },
     config.reconcileIntervalMs,
     onError,
+    untilBack,
   );
   // Wait timers live in Postgres only (docs/adr/010-step-driven-executions.md): each pass queues
   // the waits whose time has come, so they expire within a tick, also after any restart.
-  const stopTimers = repeat('wait-timers', () => expireWaits(runtime), config.schedulerTickMs, onError);
+  const stopTimers = repeat('wait-timers', () => expireWaits(runtime), config.schedulerTickMs, onError, untilBack);
   // The loop's first run is at start-up, so a service restarted more often than hourly still prunes.
   const stopPruning = repeat(
     'retention',
@@ -63,6 +68,7 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
     },
     RETENTION_INTERVAL_MS,
     onError,
+    untilBack,
   );
   logger.info('scheduler started', { tickMs: config.schedulerTickMs, lookaheadMs: config.schedulerLookaheadMs });
   return {

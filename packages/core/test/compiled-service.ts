@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { freePort } from '../src/db/local-host.js';
 import { repoRoot, spawnProcess, type ChildApp } from './test-context.js';
+import { redisUrl } from './test-env.js';
 import { waitFor } from './wait-for.js';
 
 export type AppName = 'api' | 'scheduler' | 'executor' | 'notifier';
@@ -40,6 +41,17 @@ export function productionEnv(env: Record<string, string>): Record<string, strin
     NODE_OPTIONS: '',
     ...env,
   };
+}
+
+/**
+ * The queue backend of this test run: BullMQ's PostgreSQL backend when the file runs in the
+ * project "queues on postgres" (jest.config.ts), whose set-up sets TEST_QUEUE_BACKEND; Redis otherwise.
+ */
+export const testQueueBackend: 'redis' | 'postgres' = process.env.TEST_QUEUE_BACKEND === 'postgres' ? 'postgres' : 'redis';
+
+/** The environment that puts a compiled service's queues there: the shared Redis under `prefix`, or the service's database. */
+export function queueEnv(prefix: string): Record<string, string> {
+  return testQueueBackend === 'postgres' ? { QUEUE_BACKEND: 'postgres' } : { QUEUE_BACKEND: 'redis', REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
 }
 
 /**

@@ -44,8 +44,14 @@ export function openQueue<T>(name: string, connection: QueueConnection): Queue<T
   return new Queue(name, { connection: connection.pool }, createPostgresBackend) as unknown as Queue<T>;
 }
 
+// A worker whose fetch failed for want of a connection tries again after this long (BullMQ's
+// runRetryDelay, 15 s by default). On PostgreSQL that is the service's database coming back from
+// an outage, and jobs due meanwhile must not wait 15 s more; one connection attempt per worker
+// every half second costs the server nothing (docs/adr/033-noticing-the-database-is-back.md).
+const POSTGRES_RUN_RETRY_DELAY_MS = 500;
+
 /** A BullMQ worker on this connection (see openQueue). */
 export function openWorker<T>(name: string, processor: Processor<T>, connection: QueueConnection, options: Omit<WorkerOptions, 'connection'>): Worker<T> {
   if (connection.backend === 'redis') return new Worker<T>(name, processor, { ...options, connection: connection.redis, prefix: connection.prefix });
-  return new Worker(name, processor as Processor, { ...options, connection: connection.pool }, createPostgresBackend) as unknown as Worker<T>;
+  return new Worker(name, processor as Processor, { runRetryDelay: POSTGRES_RUN_RETRY_DELAY_MS, ...options, connection: connection.pool }, createPostgresBackend) as unknown as Worker<T>;
 }

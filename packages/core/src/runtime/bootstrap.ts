@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { createDatabase } from '../db/client.js';
+import { databaseOutage, type DatabaseOutage } from '../db/database-outage.js';
 import { newId } from '../ids/ids.js';
 import { jobQuotaConnectionOption } from '../jobs/job-quota.js';
 import { storedBytesConnectionOption } from '../db/stored-bytes.js';
@@ -25,6 +26,8 @@ export interface Runtime extends Deps {
   workerConnection(): QueueConnection;
   /** An error from a queue worker: on Redis, an outage is one warning for the whole process (RedisOutage). */
   reportQueueError(error: Error, what: string): void;
+  /** This process's wait for its database after a call failed because it cannot serve (docs/adr/033-noticing-the-database-is-back.md). */
+  databaseOutage: DatabaseOutage;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
     return { backend: 'redis', redis, prefix: config.redisPrefix };
   };
   const producer = connect('producer');
+  const database = databaseOutage(() => pool.query('SELECT 1'), logger);
   const queues = createQueues(producer, { deliverEarlyMs: config.executorPrefetchMs, onError: (error) => logger.warn('queue error', { error: error.message }), outage, tracing });
   return {
     workerId: newId('wrk'),
@@ -71,7 +75,9 @@ export function createRuntime(config: Config, logger: Logger, options: { dbPoolS
     tracing,
     workerConnection: () => connect('worker'),
     reportQueueError: (error, what) => (outage ? outage.report(error, what) : logger.warn(what, { error: error.message })),
+    databaseOutage: database,
     async close() {
+      database.stop();
       await queues.close();
       for (const connection of redisConnections) connection.disconnect();
       await Promise.all(queuePools.map((p) => p.end().catch(() => undefined)));

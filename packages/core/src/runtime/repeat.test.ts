@@ -48,3 +48,32 @@ it('stop() waits for the run in progress and no run starts after it', async () =
   await tick();
   expect(calls).toBe(1);
 });
+
+it('after a failure untilRetry answers for, runs again when its promise resolves, not after the interval, and leaves onError out', async () => {
+  const errors: unknown[] = [];
+  let calls = 0;
+  let back: () => void = () => undefined;
+  const stop = repeat('fire', async () => {
+    calls += 1;
+    if (calls === 1) throw new Error('the database is away');
+  }, 60_000, (_name, error) => errors.push(error), { untilRetry: () => new Promise<void>((resolve) => (back = resolve)) });
+  await waitFor(() => calls === 1, { intervalMs: 5, what: 'the first run' });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(calls).toBe(1);
+  back();
+  await waitFor(() => calls === 2, { intervalMs: 5, what: 'the run once the database is back' });
+  await stop();
+  expect(errors).toEqual([]);
+});
+
+it('a failure untilRetry does not answer for goes to onError as before', async () => {
+  const errors: string[] = [];
+  let calls = 0;
+  const stop = repeat('fire', async () => {
+    calls += 1;
+    if (calls === 1) throw new Error('a bug');
+  }, 5, (_name, error) => errors.push((error as Error).message), { untilRetry: () => undefined });
+  await waitFor(() => calls >= 2, { intervalMs: 5, what: 'a run after the interval' });
+  await stop();
+  expect(errors).toEqual(['a bug']);
+});
