@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 it('finds every model of schema.prisma', () => {
-  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'AuditEvent', 'ConsoleSession', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'FireGap', 'HostBudgetRate', 'HostBudgetSlot', 'HostLimit', 'InFlightCount', 'Job', 'JobContext', 'JobCount', 'JobStatsHour', 'JobStreak', 'Monitor', 'MonitorPing', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'RuleSnoozeToken', 'Secret', 'StatusPage', 'StepAttempt', 'StepExecution', 'StoredBytesTotal', 'StoredValueUpgrade', 'Worker', 'Workspace']);
+  expect(models.map((m) => m.name).sort()).toEqual(['ApiToken', 'Attempt', 'AuditEvent', 'ConsoleSession', 'Delivery', 'Event', 'Execution', 'ExecutionCount', 'FireGap', 'HostBudgetRate', 'HostBudgetSlot', 'HostLimit', 'InFlightCount', 'Job', 'JobContext', 'JobCount', 'JobStatsHour', 'JobStreak', 'Monitor', 'MonitorPing', 'MonitorStateDay', 'NotificationChannel', 'NotificationRule', 'RateLimitWindow', 'RuleSnoozeToken', 'Secret', 'StatusPage', 'StepAttempt', 'StepExecution', 'StoredBytesTotal', 'StoredValueUpgrade', 'Worker', 'Workspace']);
 });
 
 it('has exactly the tables of the schema', async () => {
