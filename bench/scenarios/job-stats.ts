@@ -163,6 +163,9 @@ export async function jobStats(ctx: BenchContext): Promise<ScenarioResult> {
         fig(`${m.name} p99`, s.p99, 'ms', { problems: [...problems, ...s.problems], note, ...(largest ? { target: TARGETS.jobStatsP99Ms, unmet: s.shortfall ?? undefined } : {}) }),
       );
     }
+    // Said now as well: the larger sizes take long enough that a run may be stopped before its table.
+    const said = measured.map((m) => (m.result ? `${m.window} p50 ${Math.round(m.result.latency.p50)} ms, p99 ${Math.round(m.result.latency.p99)} ms` : `${m.window} no result`));
+    ctx.log(`${SCENARIO}: ${label}: ${said.join('; ')} (load average ${formatLoadAverage(os.loadavg())})`);
     details[`executions_${size}`] = { seeded, stored, rollup, rowsRead, checks, load: measured };
   }
   const loadAtEnd = os.loadavg();

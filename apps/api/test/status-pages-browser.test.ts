@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import type { Browser } from 'playwright-core';
-import { recordPing, sweepMonitors } from '@cronsvc/core';
+import { recordPing } from '@cronsvc/core';
 import { aMonitorBody, aRecurringJob, axeViolations, launchChromium, repoRoot } from '@cronsvc/core/testing';
 import { useWorkflowFixture } from './workflow-fixture.js';
 
@@ -97,46 +97,6 @@ describe('status pages', () => {
     expect(backups.uptime_90d).toBeCloseTo(upMs / (upMs + 21 * HOUR), 6);
     const text = JSON.stringify(res.body);
     for (const leak of ['/private/path', 'secret body', 'job_', 'mon_', 'wsp_']) expect(text).not.toContain(leak);
-  });
-
-  it("draws a monitor's 90 days from its state history: a day with time down is down, uptime is time up over time up or down", async () => {
-    const H = HOUR;
-    const today = daysAgo(0);
-    const day = daysAgo;
-    const monitor = (await f.post('/v1/monitors', aMonitorBody({ name: 'Backups', expected_interval_sec: 86_400 })).expect(201)).body;
-    const token = new URL(monitor.ping_url).pathname.split('/').pop()!;
-    const runtime = f.ctx.runtime;
-    // Up from 10 days ago 06:00; the down sweep (with a clock of its own) takes it down 8 days ago at
-    // 00:00; a success brings it back 6 days ago at 12:00; paused through the API now.
-    expect(await recordPing(runtime, token, new Date(day(10) + 6 * H))).toBe(true);
-    expect(await sweepMonitors({ pool: runtime.pool, clock: { now: () => new Date(day(8)) } })).toBe(1);
-    expect(await recordPing(runtime, token, new Date(day(6) + 12 * H))).toBe(true);
-    const paused = (await f.post(`/v1/monitors/${monitor.id}/pause`).expect(200)).body;
-    const page = (await f.post('/v1/status-pages', { name: 'Ops', monitor_ids: [monitor.id] }).expect(201)).body;
-
-    const res = await request(f.app).get(new URL(page.public_url).pathname).set('Accept', 'application/json').expect(200);
-    const [item] = res.body.items;
-    expect(item.state).toBe('paused');
-    expect(item.days).toHaveLength(90);
-    const states = item.days.map((d: { state: string }) => d.state);
-    expect(states.slice(0, 79).every((s: string) => s === 'none')).toBe(true);
-    // Days 10 and 9 ago up; 8, 7 and 6 ago down (6 ago down until noon); 5 ago to today up.
-    expect(states.slice(79)).toEqual(['up', 'up', 'down', 'down', 'down', 'up', 'up', 'up', 'up', 'up', 'up']);
-    expect(item.days[81].date).toBe(new Date(day(8)).toISOString().slice(0, 10));
-    const upMs = (18 + 24 + 12 + 5 * 24) * H + (Date.parse(paused.updated_at) - today);
-    const downMs = (24 + 24 + 12) * H;
-    expect(item.uptime_90d).toBeCloseTo(upMs / (upMs + downMs), 6);
-
-    // Resumed, it is up again from now: today stays up, and the uptime counts the new stretch too.
-    await f.post(`/v1/monitors/${monitor.id}/resume`).expect(200);
-    const again = (await request(f.app).get(new URL(page.public_url).pathname).set('Accept', 'application/json').expect(200)).body.items[0];
-    expect(again.state).toBe('up');
-    expect(again.days[89].state).toBe('up');
-    expect(again.uptime_90d).toBeGreaterThanOrEqual(item.uptime_90d);
-    const html = (await request(f.app).get(new URL(page.public_url).pathname).expect(200)).text;
-    // (174 h + today so far) over (234 h + today so far): 74.35% to 76.74%.
-    expect(html).toMatch(/>7[4-6]\.\d\d% uptime</);
-    expect(html).toContain('Backups, last 90 days: 11 with data, 3 with failures');
   });
 
   it('serves a page without script that reads well and passes axe at 390 px and on a laptop, light and dark', async () => {
