@@ -42,7 +42,7 @@ describe('HostGate', () => {
     const limiter: HostLimiter = {
       take: async () => {
         const answer = answers.shift()!;
-        return answer === 'taken' ? { answer, release: async () => void (released += 1) } : { answer };
+        return answer === 'taken' ? { answer, startInMs: 0, release: async () => void (released += 1) } : { answer };
       },
     };
     const gate = new HostGate({ pool, limiter, logger, now, sleep });
@@ -53,6 +53,27 @@ describe('HostGate', () => {
     pass.release();
     await Promise.resolve();
     expect(released).toBe(1);
+  });
+
+  it('asks the limiter once for a start it keeps within the hold of the request, and goes at that start', async () => {
+    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
+    const asked: number[] = [];
+    const limiter: HostLimiter = {
+      take: async (request) => {
+        asked.push(request.maxWaitMs);
+        return { answer: 'taken', startInMs: 350, release: async () => undefined };
+      },
+    };
+    const gate = new HostGate({ pool, limiter, logger, now, sleep, holdMs: 1_000 });
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true, waitedMs: 350 });
+    expect(asked).toEqual([1_000]);
+  });
+
+  it('defers a request whose next start is further off than it may wait, to that start', async () => {
+    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
+    const limiter: HostLimiter = { take: async () => ({ answer: { waitMs: 1_200 } }) };
+    const gate = new HostGate({ pool, limiter, logger, now, sleep, holdMs: 1_000 });
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toEqual({ deferred: new Date(clock + 1_200) });
   });
 
   it('holds requests while the limiter fails for a moment, and lets them go once it has failed for a while, so a lost Redis never blocks a host', async () => {
