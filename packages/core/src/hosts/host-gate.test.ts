@@ -86,6 +86,22 @@ describe('HostGate', () => {
     expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true });
   });
 
+  it('keeps holding requests while a slow limiter still answers, however late, and lets them go only once it answers nothing', async () => {
+    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: 1, max_per_second: null, cooldown_until: null }]);
+    let answerLate: (() => void) | undefined;
+    const limiter: HostLimiter = { take: () => new Promise((resolve) => (answerLate = () => resolve({ answer: 'full' }))) };
+    // The limiter's timeout runs on real timers; the gate's own clock is the test's.
+    const gate = new HostGate({ pool, limiter, logger, now, sleep, limiterTimeoutMs: 5, limiterDownAfterMs: 3_000 });
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ deferred: expect.any(Date) });
+    answerLate!();
+    await new Promise((resolve) => setImmediate(resolve));
+    clock += 3_000;
+    // The late answer ended the run of failures: this request is held again, not let go.
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ deferred: expect.any(Date) });
+    clock += 3_000;
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true });
+  });
+
   it('defers every request to a host once it records its cool-down, without reading the rules again', async () => {
     const { pool, sent } = fakePool([]);
     const gate = new HostGate({ pool, limiter: null, logger, now, sleep });

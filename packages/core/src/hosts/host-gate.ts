@@ -120,8 +120,8 @@ export class HostGate {
   /**
    * The limiter's answer. A limiter that fails or is slow is asked again later, as if the host
    * were full (a busy store must not let requests past the budget); once it has failed for
-   * `limiterDownAfterMs` without a break (Redis lost), requests go without it, so that a lost
-   * store never blocks a host.
+   * `limiterDownAfterMs` without a break and without one late answer (Redis lost, not just slow),
+   * requests go without it, so that a lost store never blocks a host.
    */
   private async take(request: LimiterRequest): Promise<{ answer: Exclude<LimiterAnswer, 'taken'> } | Taken> {
     const limiter = this.options.limiter;
@@ -137,8 +137,14 @@ export class HostGate {
       if (taken.answer !== 'taken') return { answer: taken.answer };
       return { answer: 'taken', startInMs: taken.startInMs, release: () => void taken.release().catch(() => undefined) };
     } catch (error) {
-      // A place taken after all, too late, is given back at once.
-      asked.then((late) => (late.answer === 'taken' ? late.release() : undefined)).catch(() => undefined);
+      // A place taken after all, too late, is given back at once. An answer however late shows the
+      // store is there, only slow: the run of failures that lets requests go is over.
+      asked
+        .then((late) => {
+          this.failingSince = null;
+          return late.answer === 'taken' ? late.release() : undefined;
+        })
+        .catch(() => undefined);
       const now = this.now();
       this.failingSince ??= now;
       if (now - this.failingSince < this.limiterDownAfterMs) return { answer: 'full' };
