@@ -69,6 +69,18 @@ describe('HostGate', () => {
     expect(asked).toEqual([1_000]);
   });
 
+  it('gives up a kept start it woke well past, and asks for a new one', async () => {
+    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
+    const starts = [300, 40];
+    const limiter: HostLimiter = { take: async () => ({ answer: 'taken', startInMs: starts.shift()!, release: async () => undefined }) };
+    // The first sleep oversleeps by 100 ms, over a quarter of the 50 ms interval.
+    let first = true;
+    const stalling = async (ms: number) => void (clock += ms + (first ? 100 : 0), (first = false));
+    const gate = new HostGate({ pool, limiter, logger, now, sleep: stalling, holdMs: 1_000 });
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true, waitedMs: 440 });
+    expect(starts).toEqual([]);
+  });
+
   it('defers a request whose next start is further off than it may wait, to one hold before that start', async () => {
     const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
     const limiter: HostLimiter = { take: async () => ({ answer: { waitMs: 1_800 } }) };

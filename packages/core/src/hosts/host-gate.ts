@@ -107,7 +107,16 @@ export class HostGate {
       }
       if ('go' in step) {
         // The rate kept a start for this request: it waits for it here, its place already held.
-        if (taken && taken.startInMs > 0) await this.sleep(taken.startInMs);
+        if (taken && taken.startInMs > 0) {
+          const due = this.now() + taken.startInMs;
+          await this.sleep(taken.startInMs);
+          // Woken well past it (this process stalled), the start is given up and a new one asked
+          // for: going now would crowd the starts kept for other requests after it.
+          if (rules?.maxPerSecond && this.now() - due > 250 / rules.maxPerSecond) {
+            taken.release?.();
+            continue;
+          }
+        }
         return { go: true, waitedMs: this.now() - start, release: taken?.release ?? (() => undefined) };
       }
       if (!counted) budgetWaits.inc();
