@@ -51,9 +51,10 @@ export function decideGate(input: GateInput): GateStep {
   if (input.limiter === 'full') return wait(input.pollMs);
   const untilStart = Math.max(1, input.limiter.waitMs);
   if (untilStart <= holdLeft) return { waitMs: untilStart };
-  // The next start is further off than this request may wait: it comes back one hold before it,
-  // in time to have the limiter keep it a start then, however long its way back through the queue.
-  return { deferred: new Date(now + Math.max(input.pollMs, untilStart - holdMs)) };
+  // The next start is further off than this request may wait: it comes back half a hold before it,
+  // in time to have the limiter keep it a start then despite its way back through the queue, and
+  // asking at most about twice a second while it waits.
+  return { deferred: new Date(now + Math.max(input.pollMs, untilStart - holdMs / 2)) };
 }
 
 /** The host name a request's budget and cool-down are kept under: the URL's, lower-case, without port. */

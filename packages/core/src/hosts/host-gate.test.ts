@@ -81,11 +81,11 @@ describe('HostGate', () => {
     expect(starts).toEqual([]);
   });
 
-  it('defers a request whose next start is further off than it may wait, to one hold before that start', async () => {
+  it('defers a request whose next start is further off than it may wait, to half a hold before that start', async () => {
     const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
     const limiter: HostLimiter = { take: async () => ({ answer: { waitMs: 1_800 } }) };
     const gate = new HostGate({ pool, limiter, logger, now, sleep, holdMs: 1_000 });
-    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toEqual({ deferred: new Date(clock + 800) });
+    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toEqual({ deferred: new Date(clock + 1_300) });
   });
 
   it('holds requests while the limiter fails for a moment, and lets them go once it has failed for a while, so a lost Redis never blocks a host', async () => {
