@@ -8,6 +8,7 @@ import { FuzzFixtures } from './fuzz/fuzz-fixtures.js';
 import { describeRequest, requestsFor, resolvePath, resourcesIn, send, type Answer, type FuzzRequest } from './fuzz/fuzz-requests.js';
 import { ROUTE_BODIES } from './fuzz/route-bodies.js';
 import { changesBetween, snapshotState, tablesOf, type StateSnapshot } from './fuzz/state-snapshot.js';
+import { loadLazyRouters } from './api-app.js';
 import { apiRoutesOf, routesOf } from './routes.js';
 
 // Every route under /v1 and /admin/v1, read from the app's routing table, gets generated requests
@@ -37,6 +38,8 @@ afterAll(() => ctx.close());
 // What the app logs while answering a request goes into the failure's message: a 500's cause.
 const log = capturingLogger();
 const app = createApp({ ...ctx.runtime, logger: log.logger });
+// The console's router loads on first use: load it now, so its forms are listed.
+await loadLazyRouters(app);
 const ROUTES = apiRoutesOf(app);
 // The console's forms: every POST under /console but sign-in, which takes no session.
 const CONSOLE_ROUTES = routesOf(app).filter(([method, pattern]) => method === 'POST' && pattern.startsWith('/console/') && pattern !== '/console/sign-in');

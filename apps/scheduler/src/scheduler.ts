@@ -25,7 +25,8 @@ export async function startScheduler(runtime: Runtime): Promise<Scheduler> {
   // a tick or a reconcile interval later: what came due meanwhile is fired at once
   // (docs/adr/033-noticing-the-database-is-back.md). The outage is logged once, not per pass.
   const untilBack = { untilRetry: (error: unknown) => runtime.databaseOutage.untilBack(error) };
-  const far = new Date(8_640_000_000_000_000);
+  // Later than any due time, and a date PostgreSQL accepts as a parameter (JavaScript's latest date is not).
+  const far = new Date(Date.UTC(9999, 11, 31));
   // Everything pending, the soonest due first (reconcileQueue pages in due order).
   const rebuildQueues = async () => {
     await reconcileQueue(runtime, { dueBefore: far });
