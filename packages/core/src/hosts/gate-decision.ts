@@ -48,13 +48,7 @@ export function decideGate(input: GateInput): GateStep {
   if (cooling > 0) return wait(cooling);
   if (!hasLimits(rules) || input.limiter === 'taken') return { go: true };
   if (input.limiter === undefined) return { ask: true };
-  if (input.limiter === 'full') return wait(input.pollMs);
-  const untilStart = Math.max(1, input.limiter.waitMs);
-  if (untilStart <= holdLeft) return { waitMs: untilStart };
-  // The next start is further off than this request may wait: it comes back half a hold before it,
-  // in time to have the limiter keep it a start then despite its way back through the queue, and
-  // asking at most about twice a second while it waits.
-  return { deferred: new Date(now + Math.max(input.pollMs, untilStart - holdMs / 2)) };
+  return wait(input.limiter === 'full' ? input.pollMs : Math.max(1, input.limiter.waitMs));
 }
 
 /** The host name a request's budget and cool-down are kept under: the URL's, lower-case, without port. */

@@ -42,7 +42,7 @@ describe('HostGate', () => {
     const limiter: HostLimiter = {
       take: async () => {
         const answer = answers.shift()!;
-        return answer === 'taken' ? { answer, startInMs: 0, release: async () => void (released += 1) } : { answer };
+        return answer === 'taken' ? { answer, release: async () => void (released += 1) } : { answer };
       },
     };
     const gate = new HostGate({ pool, limiter, logger, now, sleep });
@@ -55,60 +55,11 @@ describe('HostGate', () => {
     expect(released).toBe(1);
   });
 
-  it('asks the limiter once for a start it keeps within the hold of the request, and goes at that start', async () => {
-    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
-    const asked: number[] = [];
-    const limiter: HostLimiter = {
-      take: async (request) => {
-        asked.push(request.maxWaitMs);
-        return { answer: 'taken', startInMs: 350, release: async () => undefined };
-      },
-    };
-    const gate = new HostGate({ pool, limiter, logger, now, sleep, holdMs: 1_000 });
-    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true, waitedMs: 350 });
-    expect(asked).toEqual([1_000]);
-  });
-
-  it('gives up a kept start it woke well past, and asks for a new one', async () => {
-    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
-    const starts = [300, 40];
-    const limiter: HostLimiter = { take: async () => ({ answer: 'taken', startInMs: starts.shift()!, release: async () => undefined }) };
-    // The first sleep oversleeps by 100 ms, over a quarter of the 50 ms interval.
-    let first = true;
-    const stalling = async (ms: number) => void (clock += ms + (first ? 100 : 0), (first = false));
-    const gate = new HostGate({ pool, limiter, logger, now, sleep: stalling, holdMs: 1_000 });
-    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true, waitedMs: 440 });
-    expect(starts).toEqual([]);
-  });
-
-  it('defers a request whose next start is further off than it may wait, to half a hold before that start', async () => {
-    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: null, max_per_second: 20, cooldown_until: null }]);
-    const limiter: HostLimiter = { take: async () => ({ answer: { waitMs: 1_800 } }) };
-    const gate = new HostGate({ pool, limiter, logger, now, sleep, holdMs: 1_000 });
-    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toEqual({ deferred: new Date(clock + 1_300) });
-  });
-
   it('holds requests while the limiter fails for a moment, and lets them go once it has failed for a while, so a lost Redis never blocks a host', async () => {
     const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: 1, max_per_second: null, cooldown_until: null }]);
     const limiter: HostLimiter = { take: async () => Promise.reject(new Error('connection lost')) };
     const gate = new HostGate({ pool, limiter, logger, now, sleep, limiterDownAfterMs: 3_000 });
     // The first request waits its second at the gate, then is deferred; the limiter is still failing.
-    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ deferred: expect.any(Date) });
-    clock += 3_000;
-    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true });
-  });
-
-  it('keeps holding requests while a slow limiter still answers, however late, and lets them go only once it answers nothing', async () => {
-    const { pool } = fakePool([{ host: 'api.example.com', max_concurrency: 1, max_per_second: null, cooldown_until: null }]);
-    let answerLate: (() => void) | undefined;
-    const limiter: HostLimiter = { take: () => new Promise((resolve) => (answerLate = () => resolve({ answer: 'full' }))) };
-    // The limiter's timeout runs on real timers; the gate's own clock is the test's.
-    const gate = new HostGate({ pool, limiter, logger, now, sleep, limiterTimeoutMs: 5, limiterDownAfterMs: 3_000 });
-    expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ deferred: expect.any(Date) });
-    answerLate!();
-    await new Promise((resolve) => setImmediate(resolve));
-    clock += 3_000;
-    // The late answer ended the run of failures: this request is held again, not let go.
     expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ deferred: expect.any(Date) });
     clock += 3_000;
     expect(await gate.pass('wsp_1', 'api.example.com', 30_000)).toMatchObject({ go: true });

@@ -2,7 +2,7 @@ import type { SqlPool } from '../db/client.js';
 import type { Logger } from '../logging/logger.js';
 import { budgetWaits } from '../metrics/families.js';
 import { decideGate, hasLimits, type HostRules, type LimiterAnswer } from './gate-decision.js';
-import type { HostLimiter, LimiterRequest } from './host-limiter.js';
+import type { HostLimiter } from './host-limiter.js';
 
 /** What the gate answers a request: go (with what to call once its answer is in), or deferred. */
 export type GatePass = { go: true; waitedMs: number; release(): void } | { deferred: Date };
@@ -38,8 +38,6 @@ const MAX_CACHED_WORKSPACES = 10_000;
 const POLL_MS = 100;
 
 type HostMap = Map<string, HostRules>;
-/** A place the limiter gave: when its request starts, and how it is given back. */
-type Taken = { answer: 'taken'; startInMs: number; release?: () => void };
 
 /**
  * The gate of the attempt pipeline for host budgets and cool-downs (docs/adr/026-a-gate-in-the-attempt-pipeline.md).
@@ -95,30 +93,16 @@ export class HostGate {
     for (;;) {
       const rules = (await this.rulesOf(workspaceId)).get(host);
       let limiter: LimiterAnswer | undefined;
-      let taken: Taken | undefined;
+      let release: (() => void) | undefined;
       const decide = () => decideGate({ now: this.now(), rules, waitedMs: this.now() - start, holdMs: this.holdMs, limiter, pollMs: POLL_MS * (0.5 + Math.random()) });
       let step = decide();
       if ('ask' in step && rules && hasLimits(rules)) {
-        const maxWaitMs = Math.max(0, this.holdMs - (this.now() - start));
-        const asked = await this.take({ workspaceId, host, maxConcurrency: rules.maxConcurrency, maxPerSecond: rules.maxPerSecond, holdMs: requestHoldMs, maxWaitMs });
-        limiter = asked.answer;
-        if (asked.answer === 'taken') taken = asked;
+        const taken = await this.take({ workspaceId, host, maxConcurrency: rules.maxConcurrency, maxPerSecond: rules.maxPerSecond, holdMs: requestHoldMs });
+        limiter = taken.answer;
+        if (taken.answer === 'taken') release = taken.release;
         step = decide();
       }
-      if ('go' in step) {
-        // The rate kept a start for this request: it waits for it here, its place already held.
-        if (taken && taken.startInMs > 0) {
-          const due = this.now() + taken.startInMs;
-          await this.sleep(taken.startInMs);
-          // Woken well past it (this process stalled), the start is given up and a new one asked
-          // for: going now would crowd the starts kept for other requests after it.
-          if (rules?.maxPerSecond && this.now() - due > 250 / rules.maxPerSecond) {
-            taken.release?.();
-            continue;
-          }
-        }
-        return { go: true, waitedMs: this.now() - start, release: taken?.release ?? (() => undefined) };
-      }
+      if ('go' in step) return { go: true, waitedMs: this.now() - start, release: release ?? (() => undefined) };
       if (!counted) budgetWaits.inc();
       counted = true;
       if ('deferred' in step) return step;
@@ -129,12 +113,12 @@ export class HostGate {
   /**
    * The limiter's answer. A limiter that fails or is slow is asked again later, as if the host
    * were full (a busy store must not let requests past the budget); once it has failed for
-   * `limiterDownAfterMs` without a break and without one late answer (Redis lost, not just slow),
-   * requests go without it, so that a lost store never blocks a host.
+   * `limiterDownAfterMs` without a break (Redis lost), requests go without it, so that a lost
+   * store never blocks a host.
    */
-  private async take(request: LimiterRequest): Promise<{ answer: Exclude<LimiterAnswer, 'taken'> } | Taken> {
+  private async take(request: Parameters<HostLimiter['take']>[0]): Promise<{ answer: LimiterAnswer; release?: () => void }> {
     const limiter = this.options.limiter;
-    if (!limiter) return { answer: 'taken', startInMs: 0 };
+    if (!limiter) return { answer: 'taken' };
     let timer: NodeJS.Timeout | undefined;
     const asked = limiter.take(request);
     try {
@@ -144,16 +128,10 @@ export class HostGate {
       const taken = await Promise.race([asked, timeout]);
       this.failingSince = null;
       if (taken.answer !== 'taken') return { answer: taken.answer };
-      return { answer: 'taken', startInMs: taken.startInMs, release: () => void taken.release().catch(() => undefined) };
+      return { answer: 'taken', release: () => void taken.release().catch(() => undefined) };
     } catch (error) {
-      // A place taken after all, too late, is given back at once. An answer however late shows the
-      // store is there, only slow: the run of failures that lets requests go is over.
-      asked
-        .then((late) => {
-          this.failingSince = null;
-          return late.answer === 'taken' ? late.release() : undefined;
-        })
-        .catch(() => undefined);
+      // A place taken after all, too late, is given back at once.
+      asked.then((late) => (late.answer === 'taken' ? late.release() : undefined)).catch(() => undefined);
       const now = this.now();
       this.failingSince ??= now;
       if (now - this.failingSince < this.limiterDownAfterMs) return { answer: 'full' };
@@ -161,7 +139,7 @@ export class HostGate {
         this.warnedAt = now;
         this.options.logger.warn('host limiter unavailable; requests go without their host budget', { error: (error as Error).message });
       }
-      return { answer: 'taken', startInMs: 0 };
+      return { answer: 'taken' };
     } finally {
       clearTimeout(timer);
     }
