@@ -4,9 +4,9 @@
 // (requests per second).
 import { ensureService, type BenchContext } from '../harness/context.js';
 import { ensureHistory } from '../harness/history.js';
-import { spawnTsx } from '../harness/processes.js';
+import { runLoad } from '../harness/load-process.js';
 import type { LoadRun } from '../load/load.js';
-import { summarizeLoad, type LoadResult } from '../lib/load.js';
+import { summarizeLoad } from '../lib/load.js';
 import { TARGETS } from '../lib/params.js';
 import type { Figure, Target } from '../lib/verdict.js';
 import type { ScenarioResult } from './types.js';
@@ -45,15 +45,7 @@ export async function api(ctx: BenchContext): Promise<ScenarioResult> {
     { name: 'GET /v1/executions?limit=50 flat out', ...list, ...common, connections: 10 },
   ];
   ctx.log(`${SCENARIO}: ${runs.length} load runs of ${p.durationSeconds} s with ${executions.toLocaleString('en-US')} executions stored`);
-  const loader = spawnTsx('autocannon', 'bench/load/load.ts', { LOAD_SPEC: JSON.stringify(runs) });
-  const timeoutMs = runs.length * (p.durationSeconds + common.warmupSeconds + 15) * 1000 + 30_000;
-  let results: { name: string; result: LoadResult }[];
-  try {
-    const [, json] = await loader.waitForLine(/^RESULTS (.*)$/, timeoutMs);
-    results = JSON.parse(json);
-  } finally {
-    await loader.stop();
-  }
+  const results = await runLoad('autocannon', runs, runs.length * (p.durationSeconds + common.warmupSeconds + 15) * 1000 + 30_000);
   service.assertAlive();
   const figures: Figure[] = [];
   for (const run of runs) {

@@ -4,10 +4,10 @@
 // 24 pages at a time. The other workspace's p99 is judged against 100 ms, and measured alone first.
 import { createHash, randomBytes } from 'node:crypto';
 import { ensureService, type BenchContext } from '../harness/context.js';
-import { spawnTsx, type Managed } from '../harness/processes.js';
+import { loadProcess, resultsOf } from '../harness/load-process.js';
 import { sqlId } from '../harness/seed.js';
 import type { LoadRun } from '../load/load.js';
-import { summarizeLoad, type LoadResult } from '../lib/load.js';
+import { summarizeLoad } from '../lib/load.js';
 import { TARGETS } from '../lib/params.js';
 import type { Figure } from '../lib/verdict.js';
 import type { ScenarioResult } from './types.js';
@@ -38,19 +38,6 @@ async function victimToken(ctx: BenchContext): Promise<string> {
     [createHash('sha256').update(token).digest('hex')],
   );
   return token;
-}
-
-function loadProcess(name: string, runs: LoadRun[]): Managed {
-  return spawnTsx(name, 'bench/load/load.ts', { LOAD_SPEC: JSON.stringify(runs) });
-}
-
-async function resultsOf(loader: Managed, timeoutMs: number): Promise<{ name: string; result: LoadResult }[]> {
-  try {
-    const [, json] = await loader.waitForLine(/^RESULTS (.*)$/, timeoutMs);
-    return JSON.parse(json);
-  } finally {
-    await loader.stop();
-  }
 }
 
 export async function isolation(ctx: BenchContext): Promise<ScenarioResult> {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import { durationClass, rollupWrite } from '@cronsvc/core';
 import { ensureService, type BenchContext } from '../harness/context.js';
 import { ensureHistory, type HistoryMix } from '../harness/history.js';
-import { spawnTsx } from '../harness/processes.js';
+import { runLoad } from '../harness/load-process.js';
 import { resetServiceData } from '../harness/seed.js';
 import type { Service } from '../harness/service.js';
 import type { LoadRun } from '../load/load.js';
@@ -105,14 +105,7 @@ async function measure(ctx: BenchContext, service: Service, label: string, jobId
     const urls = jobIds.map((id) => `${service.baseUrl}/v1/jobs/${id}/stats?window=${window}`);
     return { name: `${label}: GET /v1/jobs/:id/stats?window=${window}`, window, url: urls[0], urls, method: 'GET' as const, headers, connections: 10, durationSeconds: p.durationSeconds, warmupSeconds: 1, overallRate: p.rate, paced: true };
   });
-  const loader = spawnTsx('stats-load', 'bench/load/load.ts', { LOAD_SPEC: JSON.stringify(runs) });
-  let results: { name: string; result: LoadResult }[];
-  try {
-    const [, json] = await loader.waitForLine(/^RESULTS (.*)$/, runs.length * (p.durationSeconds + 20) * 1000 + 30_000);
-    results = JSON.parse(json);
-  } finally {
-    await loader.stop();
-  }
+  const results = await runLoad('stats-load', runs, runs.length * (p.durationSeconds + 20) * 1000 + 30_000);
   return runs.map((run) => ({ name: run.name, window: run.window, result: results.find((r) => r.name === run.name)?.result ?? null }));
 }
 

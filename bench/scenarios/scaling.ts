@@ -14,13 +14,14 @@ import os from 'node:os';
 import { cpuWindow, ensureService, postgresTicks, postgresTicksBetween, serviceSetting, sleep, type BenchContext } from '../harness/context.js';
 import { runE2eLoad } from '../harness/e2e-load.js';
 import { ensureHistory, type HistoryMix } from '../harness/history.js';
-import { CLOCK_TICKS_PER_SECOND, spawnTsx } from '../harness/processes.js';
+import { CLOCK_TICKS_PER_SECOND } from '../harness/processes.js';
+import { runLoad } from '../harness/load-process.js';
 import { jobShape, resetServiceData, seedDailySchedules, seedJobs, workspaceId, type SeededJob } from '../harness/seed.js';
 import type { Service } from '../harness/service.js';
 import type { ClosedResult } from '../load/e2e.js';
 import type { LoadRun } from '../load/load.js';
 import { analyseFires, type FireReport } from '../lib/lag.js';
-import { summarizeLoad, type LoadResult } from '../lib/load.js';
+import { summarizeLoad } from '../lib/load.js';
 import { LATENCY_GROWTH, TARGETS } from '../lib/params.js';
 import { formatLoadAverage, latencyGrowthFigure, perUnitGrowth, schedulePlan, slotsOver } from '../lib/scaling.js';
 import { derived, type Figure } from '../lib/verdict.js';
@@ -277,14 +278,7 @@ async function pages(ctx: BenchContext, service: Service, label: string): Promis
     { name: 'list', url: `${service.baseUrl}/v1/executions?limit=50`, ...common },
     { name: 'dlq', url: `${service.baseUrl}/v1/dlq?limit=50`, ...common },
   ];
-  const loader = spawnTsx('page-load', 'bench/load/load.ts', { LOAD_SPEC: JSON.stringify(runs) });
-  let results: { name: string; result: LoadResult }[];
-  try {
-    const [, json] = await loader.waitForLine(/^RESULTS (.*)$/, runs.length * (p.pageSeconds + 20) * 1000 + 30_000);
-    results = JSON.parse(json);
-  } finally {
-    await loader.stop();
-  }
+  const results = await runLoad('page-load', runs, runs.length * (p.pageSeconds + 20) * 1000 + 30_000);
   const figure = (run: string, what: string): Figure => {
     const found = results.find((r) => r.name === run);
     const s = found ? summarizeLoad(found.result, { requestedRate: p.pageRate }) : { p50: null, p99: null, problems: ['no result'], shortfall: null };
